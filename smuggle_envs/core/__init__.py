@@ -1,0 +1,14 @@
+"""The game-agnostic core: engine contract, observation layout, replay, AEC wrapper."""
+
+from .env import GameEnv
+from .errors import ConfigError, DataError, GameOverError, IllegalActionError, MalformedActionError, SmuggleEnvsError
+from .game import TERMINAL, Game, GameConfig, State
+from .layout import ObservationLayout, Piece
+from .outcomes import REWARD_MODES
+from .replay import Replay
+
+__all__ = [
+    "ConfigError", "DataError", "Game", "GameConfig", "GameEnv", "GameOverError", "IllegalActionError",
+    "MalformedActionError", "ObservationLayout", "Piece", "REWARD_MODES", "Replay", "SmuggleEnvsError",
+    "State", "TERMINAL",
+]

@@ -1,0 +1,1 @@
+"""One folder per game: rules engine, card data, observation encoder, text render."""

@@ -1,0 +1,52 @@
+"""Text rendering of a Smuggle table, whole or from one seat's point of view."""
+
+from __future__ import annotations
+
+from .actions import declaration_text
+from .rules import DISCARD, OVER, PHASE_NAMES, RECEIVE, REAL_BAG, TRUTHFUL
+
+
+def _cards(counts, names) -> str:
+    parts = [f"{names[k]} x{c}" if c > 1 else names[k] for k, c in enumerate(counts) if c]
+    return ", ".join(parts) if parts else "-"
+
+
+def render(state, player: int | None = None) -> str:
+    game = state.game
+    names = game.kind_names
+    lines = [f"Smuggle | round {min(state.rounds_played + 1, state.n)}/{state.n} | "
+             f"Officer: P{state.officer} | pack: {len(state.deck)} cards"]
+    seats = []
+    for s in range(state.n):
+        tags = []
+        if s == state.officer and state.phase != OVER:
+            tags.append("Officer")
+        if s == state.holder:
+            tags.append("holder")
+        if s == state.receiver and state.phase == RECEIVE:
+            tags.append("to decide")
+        if not state.active[s]:
+            tags.append("out")
+        you = " (you)" if s == player else ""
+        seats.append(f"P{s}{you}: £{state.money[s]}" + (f" [{', '.join(tags)}]" if tags else ""))
+    lines.append("  " + " | ".join(seats))
+    lines.append(f"  open suitcase: {_cards(state.suitcase.tolist(), names)}")
+    if state.last_reveal is not None:
+        seat, counts, outcome, by_informer = state.last_reveal
+        verdict = "truthful" if outcome == TRUTHFUL else "real Bag" if outcome == REAL_BAG else "caught lying"
+        who = "the Informer" if by_informer else "the Officer"
+        lines.append(f"  last search: P{seat} by {who}: {_cards(counts, names)} -> {verdict}")
+    if state.phase == OVER:
+        best = max(state.money)
+        won = [f"P{s}" for s in range(state.n) if state.money[s] == best]
+        lines.append(f"  game over; winner: {', '.join(won)} with £{best}")
+        return "\n".join(lines)
+    if state.phase != DISCARD and state.decl_action >= 0:
+        said = "the Diplomatic Bag" if state.declaration is None else declaration_text(state.declaration, names)
+        lines.append(f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.duty_paid else ""))
+    if player is None or player == state.holder:
+        lines.append(f"  live hand (P{state.holder}): {_cards(state.hand.tolist(), names)}")
+    elif any(state.known[player]):
+        lines.append(f"  you passed on, still in the hand: {_cards(state.known[player].tolist(), names)}")
+    lines.append(f"  now: P{state.current_player()} - {PHASE_NAMES[state.phase]}")
+    return "\n".join(lines)
