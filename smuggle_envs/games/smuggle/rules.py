@@ -141,6 +141,17 @@ class SmuggleGame(Game):
     def score_scale(self) -> float:
         return float(self.starting_money)
 
+    def kind(self, card: int | str) -> int:
+        """A card kind from its index or name ("wine", "diplomatic bag", "luggage", ...)."""
+        if isinstance(card, str):
+            try:
+                return self.kind_names.index(card)
+            except ValueError:
+                raise ValueError(f"no card kind {card!r}; kinds are {self.kind_names}") from None
+        if not 0 <= card < NUM_KINDS:
+            raise ValueError(f"card kind {card} is out of range [0, {NUM_KINDS})")
+        return card
+
     def new_initial_state(self, seed: int | None = None) -> "SmuggleState":
         return SmuggleState(self, seed)
 
@@ -328,7 +339,8 @@ class SmuggleState(State):
             self.f_declaration[:] = _DECLARED_BYTES[action]
             self.declared_duty[holder] += self.game.declared_duty[action]
             count = self.declarations[holder]
-            self.mean_declared_duty[holder] = (self.declared_duty[holder] + 12 * count) // (25 * count)
+            # the mean in units of 25, rounded half up, fits the byte the observation reads
+            self.mean_declared_duty[holder] = (2 * self.declared_duty[holder] + 25 * count) // (50 * count)
         self._set_phase(OFFICER)
 
     def _let_pass(self) -> None:
@@ -523,6 +535,23 @@ class SmuggleState(State):
             if self.active[s] and not self.officer_done[s]:
                 return s
         return -1
+
+    # ----- scenarios -------------------------------------------------------------------------
+    def stack_pack(self, draws) -> None:
+        """Scenario hook for tests and tutorials: before the first action, order the pack so the
+        next draws come out as ``draws`` (card kinds or names, first drawn first), starting with
+        the opening hand, which is dealt again. The rest of the pack stays shuffled."""
+        if self.history:
+            raise RuntimeError("stack_pack() only works before the first action")
+        draws = [self.game.kind(card) for card in draws]
+        pool = self.deck + self.hand_cards()
+        for card in draws:
+            if card not in pool:
+                raise ValueError(f"the pack has no more {self.game.kind_names[card]} cards to stack")
+            pool.remove(card)
+        self.deck = pool + draws[::-1]
+        self._drop_hand()
+        self._draw(HAND_SIZE)
 
     # ----- copies ----------------------------------------------------------------------------
     def clone(self) -> "SmuggleState":

@@ -1,0 +1,398 @@
+"""A rule-based Smuggle player that reads only its observation and action mask.
+
+``SmuggleRuleAgent`` plays every role with one idea: compare the expected money of each legal
+choice, using probabilities estimated from the public record in the observation (who was caught
+lying, who searched how often, what is already face up in the open suitcase). It never touches
+the ``State``; every fact comes from ``game.observation_layout`` pieces, read by name.
+
+| Role (phase)          | What the bot does                                                       |
+|-----------------------|-------------------------------------------------------------------------|
+| holder (declare)      | holding the Diplomatic Bag: claims it (truthful and immune). Otherwise  |
+|                       | compares the honest declaration with bluffs (nothing, or only the       |
+|                       | cheapest items) by expected cost: duty saved against fines times the    |
+|                       | chance of being searched (Officer's searches this round, next player's  |
+|                       | informing). Sometimes bluffs anyway (``bluff_rate``) or falsely claims  |
+|                       | the Bag with a costly hand (``false_bag_rate``).                        |
+| Officer (search/pass) | searches when expected fines beat the duty it would collect plus the    |
+|                       | 200 compensation risk; the lie probability comes from the holder's      |
+|                       | caught/truthful record, low declarations and low mean declared duty.    |
+|                       | A Bag claim while the Bag lies in the open suitcase is always searched. |
+| next player (accept/  | informs when the 100 reward (and a fresh hand instead of a possibly     |
+| inform)               | loaded one) beats the 200 risk; a known undeclared item among the cards |
+|                       | it passed earlier (``known_in_hand``) makes informing a sure win.       |
+| new holder (discard)  | discards the most heavily fined item (the Bag when it must); items only |
+|                       | ever cost money, so a hand of luggage is the cheapest hand to declare.  |
+
+Parameters (constructor keywords):
+
+| name             | default | meaning                                                            |
+|------------------|---------|--------------------------------------------------------------------|
+| ``risk``         | 1.3     | multiplies expected fines when judging a bluff (> 1: more cautious)|
+| ``bluff_rate``   | 0.05    | chance of bluffing (declaring nothing) when honesty looked better  |
+| ``false_bag_rate``| 0.03   | chance of a false Bag claim when the hand's duty is at least ...   |
+| ``false_bag_min_duty``| 300| ... this much (and the Bag is not face up in the suitcase)        |
+| ``empty_suspicion``| 0.5   | extra odds of lying given to a declaration of nothing              |
+| ``prior_lie``    | 0.4     | prior probability that a declaration is a lie (no record yet)      |
+| ``prior_search`` | 0.3     | prior search / inform rate of an Officer / next player             |
+| ``prior_weight`` | 3.0     | how many observations the priors are worth                         |
+| ``inherit_weight``| 0.5    | weight of the duty a next player would inherit by accepting         |
+| ``search_noise`` | 0.03    | chance of an Officer search / inform against the estimate          |
+
+Randomness comes only from the agent's own ``random.Random`` (seeded by ``seed``/``reset``), so
+the same seed and observations give the same actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from smuggle_envs.games.smuggle import actions as A
+from smuggle_envs.games.smuggle.actions import BAG, HAND_SIZE, LUGGAGE, NUM_ITEMS, NUM_KINDS
+
+# Phases, in the order of the ``phase`` piece.
+DECLARE, OFFICER, RECEIVE, DISCARD = range(4)
+# Fields of the ``search_record`` piece, per seat (see rules.SEARCH_RECORD_FIELDS).
+(R_SEARCHED, R_INFORMED_ON, R_CAUGHT, R_TRUTHFUL, R_BAG_FALSE,
+ R_OFF_SEARCH, R_OFF_HIT, R_INFORMS, R_INFORM_HIT) = range(9)
+NUM_RECORDS = 9
+COUNT_SCALE = 20          # record/declaration counts are stored as count / 20
+
+
+class SmuggleRuleAgent:
+    """Expected-value rules over public records; see the module docstring."""
+
+    name = "rule"
+
+    def __init__(self, game, seed: int | None = None, *, risk: float = 1.3,
+                 bluff_rate: float = 0.05, false_bag_rate: float = 0.03,
+                 false_bag_min_duty: int = 300, empty_suspicion: float = 0.5,
+                 prior_lie: float = 0.4, prior_search: float = 0.3, prior_weight: float = 3.0,
+                 inherit_weight: float = 0.5, search_noise: float = 0.03):
+        if game.env_id != "smuggle_v0":
+            raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
+        self.rng = random.Random(seed)
+        self.risk, self.bluff_rate = risk, bluff_rate
+        self.false_bag_rate, self.false_bag_min_duty = false_bag_rate, false_bag_min_duty
+        self.empty_suspicion, self.prior_lie = empty_suspicion, prior_lie
+        self.prior_search, self.prior_weight = prior_search, prior_weight
+        self.inherit_weight, self.search_noise = inherit_weight, search_noise
+
+        d = game.data
+        self.n = game.num_players
+        self.duties = tuple(d.duties)
+        self.fines = tuple(d.fines) + (0, 0)              # the Bag and luggage carry no fine
+        self.kind_counts = tuple(game.kind_counts)         # cards of each kind in the pack
+        self.defamation = d.defamation                     # 200 to a truthful searched player
+        self.reward = d.informer_reward                    # 100 to a successful Informer
+        self.false_bag_fine = d.false_bag_fine             # 200 extra for a false Bag claim
+        self.max_declared_duty = max(game.declared_duty)
+
+        # Where each piece lives in the flat observation: the same slices layout.get uses,
+        # looked up once here because act() runs hundreds of times a game.
+        layout = game.observation_layout
+        self._slices = {name: layout.slice(name) for name in (
+            "phase", "my_role", "officer", "holder", "receiver", "active", "my_hand",
+            "known_in_hand", "declaration", "bag_claim", "suitcase", "deck", "round",
+            "declarations", "mean_declared_duty", "search_record")}
+
+    # ----- Agent protocol ----------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs = _Obs(self, observation)
+        phase = obs.phase
+        if phase == DECLARE:
+            action = self._declare(obs)
+        elif phase == OFFICER:
+            action = self._officer(obs)
+        elif phase == RECEIVE:
+            action = self._receive(obs)
+        elif phase == DISCARD:
+            action = self._discard(obs, action_mask)
+        else:
+            action = -1
+        if 0 <= action < len(action_mask) and action_mask[action]:
+            return action
+        # Only reached if the observation and the mask disagree (e.g. a hand-built test):
+        # never play an illegal move, fall back to the first legal one.
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action: this agent is not to act")
+        return int(legal[0])
+
+    # ----- shared estimates ----------------------------------------------------------------
+    def _rate(self, hits: float, trials: float, prior: float) -> float:
+        """A rate with a Beta prior worth ``prior_weight`` observations (never 0 or 1)."""
+        w = self.prior_weight
+        return (hits + prior * w) / (max(trials, hits) + w)
+
+    def _officer_search_rate(self, obs: "_Obs") -> float:
+        """How often the current Officer searched the declarations he judged this round.
+
+        Each seat is Officer once, so his ``officer_searches`` all fall in this round. The
+        judged declarations are not counted anywhere, but the open suitcase holds 4 cards per
+        search and 1 per accepted hand, so judged = suitcase - 3 * searches (informs included;
+        the informs of this round are estimated as a share of all informs so far).
+        """
+        searches = obs.record(obs.officer, R_OFF_SEARCH)
+        informs = sum(obs.record(s, R_INFORMS) for s in range(self.n))
+        progress = 1.0 - obs.deck_left
+        informs_now = informs * progress / (obs.rounds_done + progress) if progress > 0 else 0.0
+        judged = max(searches, sum(obs.suitcase) - 3 * searches - 3 * informs_now)
+        return self._rate(searches, judged, self.prior_search)
+
+    def _inform_rate(self, obs: "_Obs", seat: int) -> float:
+        # A player declares once per hand he accepted or drew, so his declarations bound the
+        # hands he was passed: informs / declarations is a slight underestimate, good enough.
+        return self._rate(obs.record(seat, R_INFORMS), obs.declarations[seat], self.prior_search)
+
+    def _lie_prior(self, obs: "_Obs", seat: int) -> float:
+        """Probability that ``seat`` lies, from his searches and his mean declared duty."""
+        caught, truthful = obs.record(seat, R_CAUGHT), obs.record(seat, R_TRUTHFUL)
+        p = self._rate(caught, caught + truthful, self.prior_lie)
+        # A seat that keeps declaring much less than an average hand holds is probably hiding
+        # items; nudge (not decide) with it, as honest players also declare little at times.
+        if obs.declarations[seat] >= 3:
+            typical = HAND_SIZE * obs.pool_mean_duty
+            if typical > 0:
+                shortfall = max(0.0, 1.0 - obs.mean_declared_duty[seat] / typical)
+                p += (1.0 - p) * 0.3 * shortfall
+        return p
+
+    def _lie_probability(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
+        """P(the live declaration is a lie), for the Officer or the next player."""
+        # Cards I passed that are still in the hand settle it when they contradict the claim:
+        # an undeclared item I know is there, or more items declared than unknown cards left.
+        if any(known[k] > declared[k] for k in range(NUM_ITEMS)):
+            return 1.0
+        known_plain = known[BAG] + known[LUGGAGE]
+        if sum(declared) > HAND_SIZE - known_plain:
+            return 1.0
+        p = self._lie_prior(obs, obs.holder)
+        if not any(declared):
+            odds = p / max(1e-9, 1.0 - p) * (1.0 + self.empty_suspicion)
+            p = odds / (1.0 + odds)
+        return p
+
+    def _hand_fines_if_lying(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
+        """Expected fines on the live hand given that its declaration is a lie."""
+        unknown = HAND_SIZE - sum(known)
+        fines = sum(known[k] * self.fines[k] for k in range(NUM_ITEMS)) + unknown * obs.pool_mean_fine
+        if not any(declared) and not any(known[:NUM_ITEMS]):
+            # "Nothing" is a lie only if some unknown card is an item: condition on that.
+            fines /= max(0.05, 1.0 - obs.pool_plain ** unknown)
+        return fines
+
+    # ----- holder: declare -------------------------------------------------------------------
+    def _declare(self, obs: "_Obs") -> int:
+        hand = obs.my_hand
+        if hand[BAG]:
+            return A.CLAIM_BAG                   # truthful and immune: pays nothing, ever
+        items = [k for k in range(NUM_ITEMS) for _ in range(hand[k])]   # cheapest kind first
+        honest = A.declare(hand[:NUM_ITEMS])
+        if not items:
+            return honest                        # nothing to hide: a search pays us 200
+        duty = sum(self.duties[k] for k in items)
+        fines = sum(self.fines[k] for k in items)
+
+        # Chance of a search: the Officer now, or (if he lets it pass) the next player.
+        p_officer = self._officer_search_rate(obs)
+        p_inform = self._inform_rate(obs, obs.next_player_after(0))
+        caught = p_officer + (1.0 - p_officer) * p_inform
+        caught_empty = min(1.0, caught * (1.0 + self.empty_suspicion))
+
+        # Honest: pay the duty; a search of a truthful hand pays us the defamation money.
+        best_value, best_action = -duty + self.defamation * caught, honest
+        # Bluffs: declare only the k cheapest items (k = 0: nothing) and hide the rest.
+        bluff_nothing = A.declare([0] * NUM_ITEMS)
+        for k in range(len(items)):
+            counts = [0] * NUM_ITEMS
+            for item in items[:k]:
+                counts[item] += 1
+            declared_duty = sum(self.duties[i] for i in items[:k])
+            p_caught = caught if k else caught_empty
+            value = -(1.0 - p_officer) * declared_duty - self.risk * fines * p_caught
+            if value > best_value:
+                best_value, best_action = value, A.declare(counts)
+
+        # A false Bag claim now and then, when the hand is expensive and the Bag is not known
+        # to be face up in the suitcase (that claim would be a certain, public lie).
+        if (duty >= self.false_bag_min_duty and not obs.suitcase[BAG]
+                and self.rng.random() < self.false_bag_rate):
+            return A.CLAIM_BAG
+        # Mixed strategy: an always-honest player would never be worth searching.
+        if best_action == honest and self.rng.random() < self.bluff_rate:
+            return bluff_nothing
+        return best_action
+
+    # ----- Officer: search or let pass ---------------------------------------------------------
+    def _officer(self, obs: "_Obs") -> int:
+        if obs.bag_claim:
+            search = self._challenge_bag(obs, known=[0] * NUM_KINDS, gain_if_false=None)
+        else:
+            declared = obs.declaration
+            duty = sum(n * d for n, d in zip(declared, self.duties))
+            no_known = [0] * NUM_KINDS
+            p_lie = self._lie_probability(obs, declared, no_known)
+            fines = self._hand_fines_if_lying(obs, declared, no_known)
+            p_inform = self._inform_rate(obs, obs.next_player_after(obs.holder))
+            # Search: a liar pays me his fines; a truthful holder pays duty, I pay him 200.
+            search_value = p_lie * fines + (1.0 - p_lie) * (duty - self.defamation)
+            # Pass: the declared duty is mine; an Informer may still catch a liar (fines to
+            # me, 100 from me to him).
+            pass_value = duty + p_inform * p_lie * (fines - self.reward)
+            search = search_value > pass_value
+        if self.rng.random() < self.search_noise:
+            search = not search                  # stay a little unpredictable
+        return A.SEARCH if search else A.LET_PASS
+
+    def _challenge_bag(self, obs: "_Obs", known: list[int], gain_if_false) -> bool:
+        """Whether to challenge a Diplomatic Bag claim (as Officer or next player)."""
+        if obs.suitcase[BAG]:
+            return True                          # the Bag is face up: a certain lie
+        unknown = HAND_SIZE - sum(known)
+        pool = max(1, obs.pool_size)
+        p_has_bag = min(1.0, unknown / pool)     # the Bag is somewhere among the unseen cards
+        # How readily this seat claims the Bag without it: caught false claims over all his
+        # declarations, with a small prior.
+        seat = obs.holder
+        claim_rate = self._rate(obs.record(seat, R_BAG_FALSE), obs.declarations[seat], 0.03)
+        p_real = p_has_bag / (p_has_bag + (1.0 - p_has_bag) * claim_rate)
+        fines = unknown * obs.pool_mean_fine + sum(known[k] * self.fines[k] for k in range(NUM_ITEMS))
+        if gain_if_false is None:                # Officer: he collects 200 + all the fines
+            gain_if_false = self.false_bag_fine + fines
+        return (1.0 - p_real) * gain_if_false > p_real * self.defamation
+
+    # ----- next player: accept or inform -------------------------------------------------------
+    def _receive(self, obs: "_Obs") -> int:
+        known = obs.known_in_hand
+        if obs.bag_claim:
+            # Informing on a false claim earns the 100 reward (the fines go to the Officer),
+            # plus a fresh hand instead of one the claimer wanted to smuggle.
+            inform = self._challenge_bag(obs, known, gain_if_false=self.reward + self.inherit_weight
+                                         * HAND_SIZE * obs.pool_mean_duty * 0.5)
+        else:
+            declared = obs.declaration
+            p_lie = self._lie_probability(obs, declared, known)
+            if p_lie >= 1.0:
+                return A.INFORM                  # a sure catch: 100 and a fresh hand
+            # Accepting means holding this hand next (after discarding its worst card); a
+            # lying hand holds more duty than declared. Compare with a fresh hand's duty.
+            top = max((self.duties[k] for k in range(NUM_ITEMS) if declared[k]), default=0)
+            truthful_cost = sum(n * d for n, d in zip(declared, self.duties)) - top + obs.pool_mean_duty
+            lying_cost = 0.75 * self._hand_fines_if_lying(obs, declared, known) * 0.5 + obs.pool_mean_duty
+            fresh_cost = HAND_SIZE * obs.pool_mean_duty
+            inherit = p_lie * lying_cost + (1.0 - p_lie) * truthful_cost - fresh_cost
+            inform_value = p_lie * self.reward - (1.0 - p_lie) * self.defamation
+            inform = inform_value + self.inherit_weight * inherit > 0.0
+        if self.rng.random() < self.search_noise:
+            inform = not inform
+        return A.INFORM if inform else A.ACCEPT
+
+    # ----- new holder: discard one card ----------------------------------------------------
+    def _discard(self, obs: "_Obs", mask: np.ndarray) -> int:
+        # Items only ever cost money (duty or fines) and a hand of luggage declared as nothing
+        # is safe and earns 200 when searched, so shed the most heavily fined item; luggage
+        # only when there is no item. The Bag is forced by the mask (rule 15).
+        hand = obs.my_hand
+        order = sorted(range(NUM_KINDS), key=lambda k: -self.fines[k])
+        for kind in [BAG] + [k for k in order if k < NUM_ITEMS] + [LUGGAGE]:
+            if hand[kind] and mask[A.DISCARD + kind]:
+                return A.DISCARD + kind
+        return -1
+
+
+class _Obs:
+    """The pieces the bot uses, decoded from one observation (counts back to integers)."""
+
+    __slots__ = ("bot", "v", "phase", "officer", "holder", "active", "suitcase", "deck_left",
+                 "rounds_done", "declarations", "mean_declared_duty", "records", "_pool")
+
+    def __init__(self, bot: SmuggleRuleAgent, observation: np.ndarray):
+        s = bot._slices
+        v = self.v = observation.tolist()      # one conversion, then cheap Python indexing
+        self.bot = bot
+        phase = v[s["phase"]]
+        self.phase = phase.index(1.0) if 1.0 in phase else -1
+        self.officer = _seat(v[s["officer"]])
+        self.holder = _seat(v[s["holder"]])
+        self.active = [x > 0.5 for x in v[s["active"]]]
+        self.suitcase = [round(x * c) for x, c in zip(v[s["suitcase"]], bot.kind_counts)]
+        self.deck_left = v[s["deck"]][0]
+        self.rounds_done = round(v[s["round"]][0] * bot.n)
+        self.declarations = [x * COUNT_SCALE for x in v[s["declarations"]]]
+        self.mean_declared_duty = [x * bot.max_declared_duty for x in v[s["mean_declared_duty"]]]
+        self.records = v[s["search_record"]]
+        self._pool = None
+
+    def _counts(self, name: str) -> list[int]:
+        return [round(x * 4) for x in self.v[self.bot._slices[name]]]
+
+    @property
+    def my_hand(self) -> list[int]:
+        return self._counts("my_hand")
+
+    @property
+    def known_in_hand(self) -> list[int]:
+        return self._counts("known_in_hand")
+
+    @property
+    def declaration(self) -> list[int]:
+        return self._counts("declaration")
+
+    @property
+    def bag_claim(self) -> bool:
+        return self.v[self.bot._slices["bag_claim"]][0] > 0.5
+
+    def record(self, seat: int, field: int) -> float:
+        return self.records[seat * NUM_RECORDS + field] * COUNT_SCALE
+
+    def next_player_after(self, seat: int) -> int:
+        """The seat that receives a hand passed by ``seat``: next active, not the Officer."""
+        n = self.bot.n
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self.active[s] and s != self.officer:
+                return s
+        return seat
+
+    # The unseen pool: cards neither face up in the suitcase nor in my hand (nor, for the next
+    # player, among the cards he knows are in the live hand). Its averages price unknown cards.
+    def _pool_stats(self):
+        if self._pool is None:
+            bot = self.bot
+            mine = self.my_hand if self.phase in (DECLARE, DISCARD) else self.known_in_hand
+            unseen = [max(0, c - s - m) for c, s, m in zip(bot.kind_counts, self.suitcase, mine)]
+            size = sum(unseen)
+            if size == 0:
+                self._pool = (0, 0.0, 0.0, 1.0)
+            else:
+                fine = sum(u * f for u, f in zip(unseen, bot.fines)) / size
+                duty = sum(unseen[k] * bot.duties[k] for k in range(NUM_ITEMS)) / size
+                self._pool = (size, fine, duty, (unseen[BAG] + unseen[LUGGAGE]) / size)
+        return self._pool
+
+    @property
+    def pool_size(self) -> int:
+        return self._pool_stats()[0]
+
+    @property
+    def pool_mean_fine(self) -> float:
+        return self._pool_stats()[1]
+
+    @property
+    def pool_mean_duty(self) -> float:
+        return self._pool_stats()[2]
+
+    @property
+    def pool_plain(self) -> float:
+        """Share of the unseen pool that is not dutiable (luggage or the Bag)."""
+        return self._pool_stats()[3]
+
+
+def _seat(one_hot: list[float]) -> int:
+    return one_hot.index(1.0) if 1.0 in one_hot else -1
