@@ -261,8 +261,8 @@ def cmd_replay_json(args) -> int:
     except (ValueError, TypeError, KeyError) as exc:     # JSONDecodeError is a ValueError
         kind = "not valid JSON" if isinstance(exc, json.JSONDecodeError) else "not a replay"
         raise _Exit(f"{args.file} is {kind}: {exc}", 2) from None
-    if not isinstance(replay.config, dict):
-        raise _Exit(f"{args.file} is not a replay: 'config' must be an object", 2)
+    if not isinstance(replay.env_id, str) or not isinstance(replay.config, dict):
+        raise _Exit(f"{args.file} is not a replay: 'env_id' must be a string and 'config' an object", 2)
     print(f"replay: {replay.env_id}, config {replay.config}, seed {replay.seed}, "
           f"{len(replay.actions)} actions")
     log = GameLog()
@@ -270,10 +270,13 @@ def cmd_replay_json(args) -> int:
     try:
         for state, action in replay.states():
             if action is not None:
-                log.step(state, state.current_player(), action)
+                player = state.current_player()
+                state.check_action(action)          # refuses a bad action without side effects
+                log.step(state, player, action)
     except (IllegalActionError, MalformedActionError) as exc:
-        log.finish(state)
-        raise _Exit(f"the replay's action {log.count} cannot be applied: {exc}", 2) from None
+        failed = log.count + 1
+        log.flush(state)
+        raise _Exit(f"the replay's action {failed} cannot be applied: {exc}", 2) from None
     log.finish(state)
     return 0
 

@@ -94,7 +94,9 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: str | None = None) -> str:
@@ -192,14 +194,15 @@ class GameLog:
         self._print(state.render())
 
     def step(self, state, player: int, action: int, who: str | None = None) -> None:
-        self._flush(state)
+        self.flush(state)
         if self.count == 0:
             self._table(state, "start")
         self.count += 1
         self._pending = (self.count, player, who, state.action_to_string(action),
                          list(state.scores()), _round_key(state))
 
-    def _flush(self, state) -> None:
+    def flush(self, state) -> None:
+        """Print the decision announced last, now that ``state`` shows its effect."""
         if self._pending is None:
             return
         n, player, who, text, before, round_before = self._pending
@@ -217,7 +220,7 @@ class GameLog:
             self._table(state, f"after {n} decisions")
 
     def finish(self, state) -> None:
-        self._flush(state)
+        self.flush(state)
         if self.count == 0:
             self._table(state, "start")
         self._table(state, "end")

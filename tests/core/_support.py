@@ -40,7 +40,8 @@ def finished_state(num_players: int = 4, seed: int = 0) -> State:
 
 
 def snapshot_state(state: State) -> dict:
-    """Everything observable about a state through the public contract, plus its RNG."""
+    """Everything observable about a state through the public contract, plus its RNG and hidden
+    facts. (Not ``render()``: it is tested on its own, see test_env.py.)"""
     n = state.game.num_players
     return {
         "observations": [state.observation(p).tolist() for p in range(n)],
@@ -52,8 +53,20 @@ def snapshot_state(state: State) -> dict:
         "terminal": state.is_terminal(),
         "rng": state.rng.getstate(),
         "seed": state.seed,
-        "render": state.render(),
+        # hidden facts of the concrete game (Smuggle), so a change behind the observations shows
+        "hidden": {name: _plain(getattr(state, name)) for name in HIDDEN if hasattr(state, name)},
     }
+
+
+HIDDEN = ("buf", "deck", "money", "hand_size", "kept", "decl_action", "phase", "rounds_played")
+
+
+def _plain(value):
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, list):
+        return list(value)
+    return value
 
 
 def snapshot_env(env) -> dict:

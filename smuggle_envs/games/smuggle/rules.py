@@ -338,9 +338,10 @@ class SmuggleState(State):
         else:
             self.f_declaration[:] = _DECLARED_BYTES[action]
             self.declared_duty[holder] += self.game.declared_duty[action]
-            count = self.declarations[holder]
-            # the mean in units of 25, rounded half up, fits the byte the observation reads
-            self.mean_declared_duty[holder] = (2 * self.declared_duty[holder] + 25 * count) // (50 * count)
+        # The mean over all declarations (a Bag claim declares no duty), in units of 25 and
+        # rounded half up, so that it fits the byte the observation reads.
+        count = self.declarations[holder]
+        self.mean_declared_duty[holder] = (2 * self.declared_duty[holder] + 25 * count) // (50 * count)
         self._set_phase(OFFICER)
 
     def _let_pass(self) -> None:

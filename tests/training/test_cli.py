@@ -1,0 +1,263 @@
+"""The ``smuggle`` command line: list, play (scripted stdin), match, replay-json, errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from smuggle_envs import make_game
+from smuggle_envs.core import Replay
+from training import cli
+from training.cli import main
+from training.match import format_table, wilson_interval
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _results(out: str) -> dict[str, list[str]]:
+    """The rows of the results table, by agent label."""
+    lines = out.split("=== results")[1].splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("agent"))
+    rows = {}
+    for line in lines[header + 2:]:
+        if not line.strip():
+            break
+        cells = re.split(r"\s{2,}", line.strip())
+        rows[cells[0]] = cells
+    return rows
+
+
+# ----- list --------------------------------------------------------------------------------------
+def test_list_shows_every_env_with_sizes(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    game = make_game("smuggle_v0")
+    row = next(line for line in out.splitlines() if line.startswith("smuggle_v0"))
+    assert "3-6" in row
+    assert str(game.observation_layout.size) in row.split()
+    assert str(game.num_actions) in row.split()
+
+
+def test_console_script_list_runs_without_heavy_imports():
+    exe = shutil.which("smuggle")
+    cmd = [exe, "list"] if exe else [sys.executable, "-m", "training.cli", "list"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert "smuggle_v0" in result.stdout
+    # `python -m training.cli` works too, and `list` imports neither torch, tqdm nor the agents.
+    probe = ("import sys; from training.cli import main; rc = main(['list']); "
+             "heavy = [m for m in ('torch', 'tqdm', 'agents') if m in sys.modules]; "
+             "print('HEAVY', heavy); sys.exit(rc)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert "HEAVY []" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "training.cli", "match", "nope"],
+                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "unknown env id" in result.stderr
+
+
+# ----- match -------------------------------------------------------------------------------------
+def test_match_prints_log_and_table_and_is_deterministic(capsys):
+    argv = ["match", "--games", "20", "--seed", "5"]
+    assert main(argv) == 0
+    first = capsys.readouterr()
+    assert main(argv) == 0
+    second = capsys.readouterr()
+    assert first.out == second.out
+
+    out = first.out
+    decisions = [line for line in out.split("=== results")[0].splitlines()
+                 if re.match(r"^\s*\d+\s+P\d \(", line)]
+    assert 50 < len(decisions) < 1000                   # one line per decision of the sample game
+    assert "final scores:" in out and "winner" in out.split("=== results")[0]
+
+    rows = _results(out)
+    rule = next(label for label in rows if label.startswith("rule"))
+    assert set(rows) == {rule, "random"}
+    assert int(rows[rule][1]) == 20 and int(rows["random"][1]) == 60   # seat-games
+    wins = sum(float(r[2]) for r in rows.values())
+    assert wins == pytest.approx(20)                    # shared wins are split, never lost
+    for r in rows.values():
+        assert re.fullmatch(r"\d+\.\d%", r[3]) and re.fullmatch(r"\[\d+\.\d%, \d+\.\d%\]", r[4])
+
+
+def test_match_seed_changes_results_and_quiet_prints_only_results(capsys):
+    assert main(["match", "--games", "12", "--agents", "random,random,random", "--quiet"]) == 0
+    a = capsys.readouterr()
+    assert main(["match", "--games", "12", "--agents", "random,random,random", "--quiet", "--seed", "1"]) == 0
+    b = capsys.readouterr()
+    assert "sample game" not in a.out and "games:" not in a.err     # no log, no progress bar
+    rows = _results(a.out)
+    assert list(rows) == ["random"] and rows["random"][1] == "36"
+    assert "3 players" in a.out
+    assert a.out.split("=== results")[1] != b.out.split("=== results")[1]
+
+
+def test_match_rotates_seats(capsys, monkeypatch):
+    from training import match
+
+    seen = []
+    real = match.lineup_for_game
+    monkeypatch.setattr(match, "lineup_for_game", lambda lineup, g: seen.append(real(lineup, g)) or seen[-1])
+    assert main(["match", "--games", "4", "--agents", "rule,random,random,random", "--quiet"]) == 0
+    labels = [s for s in seen if isinstance(s[0], str)]
+    first = [lab.startswith("rule") for lab in labels[0]]
+    assert [[lab.startswith("rule") for lab in s].index(True) for s in labels] == [0, 3, 2, 1]
+    assert first == [True, False, False, False]
+
+
+# ----- replay ------------------------------------------------------------------------------------
+def test_save_replay_and_replay_json_round_trip(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    assert main(["match", "--games", "0", "--seed", "11", "--agents", "random", "--players", "5",
+                 "--save-replay", str(path)]) == 0
+    match_out = capsys.readouterr().out
+    replay = Replay.from_json(path.read_text())
+    assert replay.env_id == "smuggle_v0" and replay.seed == 11 and replay.config["num_players"] == 5
+    final = replay.final_state()
+    assert final.is_terminal()
+
+    assert main(["replay-json", str(path)]) == 0
+    replay_out = capsys.readouterr().out
+
+    def decisions(text, strip_label):
+        lines = [line for line in text.splitlines() if re.match(r"^\s*\d+\s+P\d", line)]
+        return [re.sub(r" \([^)]*\):", ":", line) if strip_label else line for line in lines]
+
+    assert decisions(replay_out, False) == decisions(match_out, True)
+    assert len(decisions(replay_out, False)) == len(replay.actions)
+    scores = ", ".join(f"P{p} {int(s)}" for p, s in enumerate(final.scores()))
+    assert f"final scores: {scores}" in replay_out
+
+
+def test_replay_json_bad_files(tmp_path, capsys):
+    missing = tmp_path / "missing.json"
+    assert main(["replay-json", str(missing)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["replay-json", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    illegal = tmp_path / "illegal.json"
+    illegal.write_text(json.dumps({"env_id": "smuggle_v0", "config": {"num_players": 4}, "seed": 1,
+                                   "actions": [0, 498]}))     # the Officer cannot 'accept'
+    assert main(["replay-json", str(illegal)]) == 2
+    err = capsys.readouterr().err
+    assert "action 2 cannot be applied" in err and "Traceback" not in err
+
+
+# ----- play --------------------------------------------------------------------------------------
+class ScriptedPerson:
+    """Stands in for ``input()``: first bad inputs (checking each got an error), then a filter
+    and a number taken from the filtered list, then always the first legal action."""
+
+    def __init__(self, capsys):
+        self.capsys = capsys
+        self.log: list[str] = []
+        self.calls = 0
+        self.filtered_choice: str | None = None
+
+    def __call__(self, prompt: str = "") -> str:
+        out = self.capsys.readouterr().out
+        self.log.append(out)
+        self.calls += 1
+        assert self.calls < 3000, "the game does not end"
+        if self.calls == 1:
+            assert "Your move" in out and "legal actions" in out     # the declaration filter hint
+            assert "(you)" in out                                    # the table from our seat
+            return "abc"
+        if self.calls == 2:
+            assert "No legal action matches 'abc'" in out
+            return "99999"
+        if self.calls == 3:
+            assert "99999 is out of range" in out
+            return ""
+        if self.calls == 4:
+            assert "Please type" in out
+            return "  WINE  "
+        if self.calls == 5:
+            listed = re.findall(r"^\s+(\d+)\. (.*)$", out, re.M)
+            assert listed and all("wine" in text for _, text in listed)
+            number, self.filtered_choice = listed[0]
+            return number
+        return "1"
+
+    def output(self) -> str:
+        return "".join(self.log) + self.capsys.readouterr().out
+
+
+def test_play_whole_game_with_scripted_input(capsys, monkeypatch):
+    person = ScriptedPerson(capsys)
+    monkeypatch.setattr("builtins.input", person)
+    assert main(["play", "smuggle_v0", "--players", "4", "--seat", "1", "--seed", "2", "--bots", "random"]) == 0
+    out = person.output()
+    assert person.calls > 6
+    assert f"P1 (you): {person.filtered_choice}" in out
+    assert re.search(r"^P[023] \(random\): \S", out, re.M)     # bots' moves are shown
+    assert "final scores:" in out and re.search(r"^(winner|shared win): ", out, re.M)
+    assert "Traceback" not in out
+
+
+def test_play_exact_text_quit_and_eof(capsys, monkeypatch):
+    game = make_game("smuggle_v0")
+    state = game.new_initial_state(0)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "Declare  Wine x2")
+    action = cli.choose_action(state, state.current_player())
+    assert state.action_to_string(action) == "declare wine x2"
+
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", "smuggle_v0", "--seat", "1", "--seed", "0", "--bots", "random"]) == 0
+    assert "you left the game" in capsys.readouterr().out
+
+    def eof(prompt=""):
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", eof)
+    assert main(["play", "smuggle_v0", "--seat", "1", "--seed", "0", "--bots", "random"]) == 1
+    captured = capsys.readouterr()
+    assert "game abandoned" in captured.err and "Traceback" not in captured.err
+
+
+# ----- errors and helpers ------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, message", [
+    (["match", "nope_v9"], "unknown env id 'nope_v9'"),
+    (["play", "nope_v9"], "unknown env id 'nope_v9'"),
+    (["match", "--players", "9"], "out of range"),
+    (["play", "smuggle_v0", "--players", "2"], "out of range"),
+    (["play", "smuggle_v0", "--seat", "4"], "--seat 4"),
+    (["match", "--agents", "rule,random", "--players", "4"], "names 2 agents"),
+    (["match", "--agents", "alphazero,random,random"], "unknown agent 'alphazero'"),
+])
+def test_bad_requests_exit_2_with_one_line(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("smuggle: error:")
+
+
+def test_help_and_usage_errors(capsys):
+    assert main(["--help"]) == 0
+    assert "replay-json" in capsys.readouterr().out
+    for command in ("list", "play", "match", "replay-json"):
+        assert main([command, "--help"]) == 0
+        assert f"usage: smuggle {command}" in capsys.readouterr().out
+    assert main([]) == 2
+    assert main(["match", "--games", "many"]) == 2
+    assert "invalid int value" in capsys.readouterr().err
+
+
+def test_wilson_interval_and_table():
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    table = format_table(["a", "bb"], [["x", 1], ["yyy", 22]])
+    assert table.splitlines() == ["a    bb", "---  --", "x     1", "yyy  22"]
