@@ -197,13 +197,24 @@ class ScriptedPerson:
 def test_play_whole_game_with_scripted_input(capsys, monkeypatch):
     person = ScriptedPerson(capsys)
     monkeypatch.setattr("builtins.input", person)
-    assert main(["play", "smuggle_v0", "--players", "4", "--seat", "1", "--seed", "2", "--bots", "random"]) == 0
+    assert main(["play", "smuggle_v0", "--players", "4", "--seat", "1", "--seed", "2"]) == 0
     out = person.output()
     assert person.calls > 6
     assert f"P1 (you): {person.filtered_choice}" in out
-    assert re.search(r"^P[023] \(random\): \S", out, re.M)     # bots' moves are shown
+    assert re.search(r"^P[023] \(rule(->random)?\): \S", out, re.M)     # bots' moves are shown
     assert "final scores:" in out and re.search(r"^(winner|shared win): ", out, re.M)
     assert "Traceback" not in out
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: smuggle/render.py reads state.duty_paid, which "
+                   "SmuggleState lacks (it has f_duty_paid), so render() raises AttributeError whenever a "
+                   "declaration is pending (Officer / next-player turns); `play` shows an error line instead")
+def test_play_shows_the_table_at_every_turn(capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+    assert main(["play", "smuggle_v0", "--seat", "0", "--seed", "4", "--bots", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("P0 (you): £") > 10
+    assert "the table cannot be shown" not in out
 
 
 def test_play_exact_text_quit_and_eof(capsys, monkeypatch):

@@ -332,3 +332,23 @@ def test_rule18_most_money_wins_and_ties_share():
     state.money[:] = [100, 900, 900, 300]
     assert state.returns() == [-1.0, 1.0, 1.0, -1.0]
     assert state.returns("rank") == [-1.0, pytest.approx(2 / 3), pytest.approx(2 / 3), pytest.approx(-1 / 3)]
+
+
+# ----- rule 6: a search shows the cards to everyone ---------------------------------------------
+def test_rule6_searched_hand_is_shown_to_every_player(table):
+    t = table(["wine", "cigars", "watch", LUG]).declare("wine", "cigars").search()
+    layout = t.game.observation_layout
+    for p in range(4):
+        obs = t.state.observation(p)
+        shown = (layout.get(obs, "last_reveal") * 4).round().astype(int).tolist()
+        assert shown == [1, 1, 0, 0, 1, 0, 0, 0, 0, 1]
+        assert layout.get(obs, "last_reveal_outcome").tolist() == [0, 1, 0, 0]   # caught lying
+        assert layout.get(obs, "last_reveal_seat")[(1 - p) % 4] == 1
+
+
+# ----- rule 12: the Officer collects, nothing else moves money --------------------------------
+def test_rule12_play_continues_and_only_payments_move_money(table):
+    t = table(["wine", LUG, LUG, LUG, "cigars"]).declare("wine").let_pass().accept()
+    t.discard(LUG).declare("wine", "cigars").let_pass()
+    assert t.money == [START + 25 + 75, START - 25, START - 75, START]
+    assert sum(t.money) == 4 * START
