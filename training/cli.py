@@ -205,7 +205,9 @@ def cmd_match(args) -> int:
     from training.match import (build_lineup, lineup_for_game, parse_lineup, play_logged_game,
                                 results_table, run_match)
 
-    default_players = make_game(args.env_id).num_players
+    # Built first so that a bad env id or player count is reported as the user wrote it.
+    default_players = make_game(args.env_id, **({} if args.players is None
+                                               else {"num_players": args.players})).num_players
     specs = parse_lineup(args.agents, args.players, default_players)
     game = make_game(args.env_id, num_players=len(specs))
     if args.games < 0:
@@ -286,8 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=formatter,
-        description="Smuggling and customs card games as PettingZoo environments: list them, play "
-                    "one against bots, run bot matches, print replays.",
+        description="Smuggling and customs card games as PettingZoo environments:\n"
+                    "list them, play one against bots, run bot matches, print replays.",
         epilog="Run 'smuggle COMMAND --help' for the options of one command.\n"
                "Exit codes: 0 ok; 1 'play' abandoned at end of input; 2 bad request; 130 Ctrl-C.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -321,17 +323,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "match", help="play bots against each other: one logged game, then many for statistics",
         formatter_class=formatter,
-        description="Play one seeded game printed turn by turn (the same game as game 0 of the match), "
-                    "then GAMES games with the seats rotated (game g uses seed K+g and seats the lineup "
-                    "rotated by g), with a progress bar on stderr, and print per agent: seat-games, wins "
-                    "(a win shared by k players counts 1/k), win rate with a 95% Wilson interval, and "
-                    "mean final score. The output is the same for the same arguments.",
+        description="Play one seeded game printed turn by turn (the same game as game 0 of the\n"
+                    "match), then G games with the seats rotated: game g uses seed K+g and seat s is\n"
+                    "played by agent (s+g) mod N of the lineup. A progress bar goes to stderr. The\n"
+                    "results table gives per agent: seat-games, wins (a win shared by k players\n"
+                    "counts 1/k), win rate with a 95% Wilson interval, and mean final score.\n"
+                    "Agents named twice are pooled in one row. Same arguments, same output.",
         epilog="examples:\n  smuggle match\n  smuggle match smuggle_v0 --agents rule,random,random --games 1000 --quiet\n"
                "  smuggle match --games 0 --save-replay game.json")
     p.add_argument("env_id", metavar="ENV_ID", nargs="?", default="smuggle_v0",
                    help="the game (default: smuggle_v0)")
     p.add_argument("--players", type=int, metavar="N",
-                   help="number of players (default: the number of --agents, else 4)")
+                   help="number of players (default: the number of --agents, else the game's default)")
     p.add_argument("--agents", metavar="SPECS",
                    help="comma-separated agent per seat, e.g. rule,random,random,random; one name fills "
                         "every seat (default: rule then random; rule falls back to random, with a warning, "

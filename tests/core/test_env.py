@@ -118,6 +118,13 @@ def test_bad_render_perspective(perspective):
         smuggle_v0.raw_env(num_players=4, render_mode="ansi", render_perspective=perspective)
 
 
+@pytest.mark.parametrize("seed", [1.5, "1", True, [1]])
+def test_reset_with_a_bad_seed(seed):
+    env = smuggle_v0.env()
+    with pytest.raises(ConfigError, match="seed"):
+        env.reset(seed=seed)
+
+
 def test_use_before_reset():
     env = smuggle_v0.raw_env()
     with pytest.raises(RuntimeError, match="reset"):
@@ -161,7 +168,7 @@ def test_spaces():
     for agent in env.possible_agents:
         assert env.action_space(agent).n == env.game.num_actions == 510
         space = env.observation_space(agent)
-        assert space["observation"].shape == (63 + 19 * 3,)
+        assert space["observation"].shape == (env.game.observation_layout.size,)
         assert space["observation"].dtype == np.float32
         np.testing.assert_array_equal(space["observation"].low, env.game.observation_layout.low)
         assert space["action_mask"].dtype == np.int8

@@ -115,11 +115,30 @@ def test_pieces_are_immutable():
         piece.size = 2
 
 
+def _documented_shape():
+    """(a, b) from the "Observation shape | (a + b * n,)" row of the Smuggle module docstring."""
+    import re
+
+    import smuggle_envs.games.smuggle as smuggle
+
+    match = re.search(r"Observation shape\s*\|\s*\((\d+) \+ (\d+) \* n,\)", smuggle.__doc__)
+    assert match, "the Smuggle docstring documents the observation shape as (a + b * n,)"
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_smuggle_documented_example_shape():
+    import smuggle_envs.games.smuggle as smuggle
+
+    size4 = game(4).observation_layout.size
+    assert f"({size4} for 4 players)" in smuggle.__doc__
+
+
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)
 def test_smuggle_layout_matches_its_observations(num_players):
     g = game(num_players)
     layout = g.observation_layout
-    assert layout.size == 63 + 19 * num_players  # as documented in the game's module docstring
+    base, per_seat = _documented_shape()
+    assert layout.size == base + per_seat * num_players  # as the game's module docstring says
     offset = 0
     for piece in layout.pieces:  # pieces tile the vector with no gaps
         assert layout.slice(piece.name) == slice(offset, offset + piece.size)

@@ -153,3 +153,14 @@ def test_tampered_replay_raises_an_illegal_action():
     data["actions"].append(10_000)
     with pytest.raises(IllegalActionError):
         Replay.from_json(json.dumps(data)).final_state()
+
+
+@pytest.mark.xfail(strict=True, reason="Replay.from_json coerces with int(): a float or bool action "
+                   "(or a float seed) in a tampered file is silently truncated instead of refused, "
+                   "unlike State.apply_action, which refuses floats and bools")
+@pytest.mark.parametrize("field, value", [("actions", [0.9]), ("actions", [True]), ("seed", 1.5)])
+def test_from_json_refuses_non_int_numbers(field, value):
+    data = json.loads(game(4).new_initial_state(12).to_replay().to_json())
+    data[field] = value
+    with pytest.raises((ValueError, TypeError)):
+        Replay.from_json(json.dumps(data)).final_state()

@@ -206,9 +206,6 @@ def test_play_whole_game_with_scripted_input(capsys, monkeypatch):
     assert "Traceback" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: smuggle/render.py reads state.duty_paid, which "
-                   "SmuggleState lacks (it has f_duty_paid), so render() raises AttributeError whenever a "
-                   "declaration is pending (Officer / next-player turns); `play` shows an error line instead")
 def test_play_shows_the_table_at_every_turn(capsys, monkeypatch):
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
     assert main(["play", "smuggle_v0", "--seat", "0", "--seed", "4", "--bots", "random"]) == 0

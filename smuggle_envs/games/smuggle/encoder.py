@@ -38,8 +38,8 @@ def build_layout(game) -> ObservationLayout:
         Piece("money", n, "money / starting money per seat (negative: borrowed)", -INF, INF),
         Piece("my_hand", NUM_KINDS, f"the live hand if you hold it, count / 4, {kinds}"),
         Piece("known_in_hand", NUM_KINDS, "cards of the live hand you passed on and have not seen discarded since, count / 4"),
-        Piece("declaration", NUM_ITEMS, "current declaration, count / 4 per dutiable item"),
-        Piece("bag_claim", 1, "1 if the current declaration is a Diplomatic Bag claim"),
+        Piece("declaration", NUM_ITEMS, "the live hand's declaration (while discarding: the one it was passed with), count / 4 per item"),
+        Piece("bag_claim", 1, "1 if that declaration is a Diplomatic Bag claim"),
         Piece("duty_paid", 1, "1 if the Officer let the live hand pass (duty was paid)"),
         Piece("suitcase", NUM_KINDS, "the open suitcase (face-up discards this round), count / cards of that kind"),
         Piece("last_reveal", NUM_KINDS, "the last hand laid open by a search, count / 4"),
@@ -53,6 +53,8 @@ def build_layout(game) -> ObservationLayout:
         Piece("search_record", n * NUM_SEARCH_RECORDS,
               "per seat (seat-relative, seat-major), counts / 20 of: " + ", ".join(SEARCH_RECORD_FIELDS),
               0.0, INF),
+        Piece("received_from", n, "private: hands you accepted from each seat / 20 (seat-relative)", 0.0, INF),
+        Piece("received_lies", n, "private: of those, hands you saw did not match their declaration / 20", 0.0, INF),
     ])
 
 
@@ -95,6 +97,8 @@ class SmuggleEncoder:
         start = fields.start(name)
         if name in _PER_SEAT:
             return [start + (p + i) % n for i in range(n)]
+        if name in ("received_from", "received_lies"):
+            return [start + p * n + (p + i) % n for i in range(n)]
         if name == "search_record":
             r = NUM_SEARCH_RECORDS
             return [start + ((p + i // r) % n) * r + i % r for i in range(piece.size)]
@@ -119,7 +123,7 @@ def _scale(name: str, game, n: int):
         return 1.0 / 56
     if name == "round":
         return 1.0 / n
-    if name in ("declarations", "bag_claims", "search_record"):
+    if name in ("declarations", "bag_claims", "search_record", "received_from", "received_lies"):
         return COUNT_SCALE
     if name == "mean_declared_duty":
         return 25 / max(game.declared_duty)

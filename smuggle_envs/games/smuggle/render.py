@@ -43,7 +43,7 @@ def render(state, player: int | None = None) -> str:
         return "\n".join(lines)
     if state.phase != DISCARD and state.decl_action >= 0:
         said = "the Diplomatic Bag" if state.declaration is None else declaration_text(state.declaration, names)
-        lines.append(f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.duty_paid else ""))
+        lines.append(f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.f_duty_paid[0] else ""))
     if player is None or player == state.holder:
         lines.append(f"  live hand (P{state.holder}): {_cards(state.hand.tolist(), names)}")
     elif any(state.known[player]):

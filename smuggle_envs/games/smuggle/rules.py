@@ -127,6 +127,7 @@ class SmuggleGame(Game):
             ("suitcase", NUM_KINDS), ("last_reveal", NUM_KINDS), ("last_reveal_seat", n),
             ("last_reveal_outcome", 4), ("deck", 1), ("round", 1),
             ("search_record", n * NUM_SEARCH_RECORDS),
+            ("received_from", n * n), ("received_lies", n * n),
         ):
             f.add(name, size)
         return f
@@ -220,6 +221,9 @@ class SmuggleState(State):
         self.active, self.officer_done, self.suitcase = v["active"], v["officer_done"], v["suitcase"]
         self.f_reveal, self.f_reveal_seat, self.f_reveal_outcome = v["last_reveal"], v["last_reveal_seat"], v["last_reveal_outcome"]
         self.f_deck, self.f_round, self.search_record = v["deck"], v["round"], v["search_record"]
+        # Private records: [receiver * n + passer] counts hands accepted from the passer, and
+        # how many of them the receiver saw to be untruthful.
+        self.received_from, self.received_lies = v["received_from"], v["received_lies"]
 
     # ----- setters that keep the one-hot fields in step ------------------------------------
     def _set_phase(self, phase: int) -> None:
@@ -360,9 +364,14 @@ class SmuggleState(State):
 
     def _accept(self) -> None:
         # Rule 11A: the next player takes the cards without any money changing hands (R2.4).
-        self._set_holder(self.receiver)
+        # He now sees them, so he privately learns whether the passer told the truth.
+        passer, receiver = self.holder, self.receiver
+        cell = receiver * self.n + passer
+        self.received_from[cell] += 1
+        if not self._truthful(self.hand.tolist()):
+            self.received_lies[cell] += 1
+        self._set_holder(receiver)
         self._set_receiver(-1)
-        self._clear_declaration()
         self._set_phase(DISCARD)
 
     def _discard(self, kind: int) -> None:
@@ -386,7 +395,7 @@ class SmuggleState(State):
         counts = self.hand.tolist()
         fines = sum(map(mul, counts, self.game.kind_fines))
         if self.decl_action == A.CLAIM_BAG:                  # a Diplomatic Bag claim (rule 14)
-            if counts[BAG]:
+            if self._truthful(counts):
                 outcome = REAL_BAG
                 if not by_informer:
                     self._pay(officer, holder, d.defamation)
@@ -396,7 +405,7 @@ class SmuggleState(State):
                 outcome = LYING
                 self.search_record[holder * NUM_SEARCH_RECORDS + R_BAG_FALSE] += 1
                 self._pay(holder, officer, d.false_bag_fine + fines)
-        elif counts[:NUM_ITEMS] == _DECLARED[self.decl_action]:   # the complete truth (R2.2)
+        elif self._truthful(counts):                          # the complete truth (R2.2)
             outcome = TRUTHFUL
             if by_informer:
                 self._pay(informer, holder, d.defamation)     # rule 11B; duty already paid
@@ -418,6 +427,12 @@ class SmuggleState(State):
             self._fresh_hand(informer if self.active[informer] else self._next_player(informer))
         else:
             self._fresh_hand(self._next_player(holder))
+
+    def _truthful(self, counts: list[int]) -> bool:
+        """A Bag claim is true if the Bag is held; a declaration if it matches exactly (R2.2)."""
+        if self.decl_action == A.CLAIM_BAG:
+            return counts[BAG] > 0
+        return counts[:NUM_ITEMS] == _DECLARED[self.decl_action]
 
     def _record_search(self, holder: int, informer: int, outcome: int, by_informer: bool) -> None:
         rec, n_rec = self.search_record, NUM_SEARCH_RECORDS

@@ -31,7 +31,7 @@ def reference(state, p):
     receiver = state.receiver if state.phase == RECEIVE else -1
     hand = state.hand.tolist()
     decl = [0] * NUM_ITEMS
-    if 0 <= state.decl_action < CLAIM_BAG and state.phase != DISCARD:
+    if 0 <= state.decl_action < CLAIM_BAG:
         decl = list(DECLARATIONS[state.decl_action])
     reveal = state.last_reveal
     pieces = {
@@ -46,8 +46,8 @@ def reference(state, p):
         "my_hand": [c / 4 for c in hand] if p == state.holder else [0] * NUM_KINDS,
         "known_in_hand": [0] * NUM_KINDS if p == state.holder else [c / 4 for c in state.known[p]],
         "declaration": [c / 4 for c in decl],
-        "bag_claim": [state.decl_action == CLAIM_BAG and state.phase != DISCARD],
-        "duty_paid": [state.phase == RECEIVE],
+        "bag_claim": [state.decl_action == CLAIM_BAG],
+        "duty_paid": [state.phase in (RECEIVE, DISCARD)],
         "suitcase": [c / t for c, t in zip(state.suitcase, game.kind_counts)],
         "last_reveal": [c / 4 for c in reveal[1]] if reveal else [0] * NUM_KINDS,
         "last_reveal_seat": one_hot(reveal[0] if reveal else -1),
@@ -64,6 +64,8 @@ def reference(state, p):
             v / 20 for s in seats(list(range(n)))
             for v in state.search_record[s * NUM_SEARCH_RECORDS:(s + 1) * NUM_SEARCH_RECORDS]
         ],
+        "received_from": [c / 20 for c in seats(list(state.received_from[p * n:(p + 1) * n]))],
+        "received_lies": [c / 20 for c in seats(list(state.received_lies[p * n:(p + 1) * n]))],
     }
     layout = game.observation_layout
     assert list(pieces) == [piece.name for piece in layout.pieces]
@@ -98,4 +100,4 @@ def test_layout_table_documents_every_piece():
     table = game.observation_layout.table()
     for piece in game.observation_layout.pieces:
         assert f"`{piece.name}`" in table
-    assert f"**{63 + 19 * 5}**" in table
+    assert f"**{63 + 21 * 5}**" in table
