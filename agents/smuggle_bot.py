@@ -65,11 +65,11 @@ class SmuggleRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, risk: float = 1.3,
+    def __init__(self, game, seed: int | None = None, *, risk: float = 1.0,
                  bluff_rate: float = 0.05, false_bag_rate: float = 0.03,
                  false_bag_min_duty: int = 300, empty_suspicion: float = 0.5,
                  prior_lie: float = 0.4, prior_search: float = 0.3, prior_weight: float = 3.0,
-                 inherit_weight: float = 0.5, search_noise: float = 0.03):
+                 inherit_weight: float = 1.0, search_noise: float = 0.0):
         if game.env_id != "smuggle_v0":
             raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
         self.rng = random.Random(seed)
@@ -231,6 +231,8 @@ class SmuggleRuleAgent:
 
     # ----- Officer: search or let pass ---------------------------------------------------------
     def _officer(self, obs: "_Obs") -> int:
+        if obs.bag_claim and obs.suitcase[BAG]:
+            return A.SEARCH                      # the Bag is face up: a certain lie
         if obs.bag_claim:
             search = self._challenge_bag(obs, known=[0] * NUM_KINDS, gain_if_false=None)
         else:
@@ -246,14 +248,12 @@ class SmuggleRuleAgent:
             # me, 100 from me to him).
             pass_value = duty + p_inform * p_lie * (fines - self.reward)
             search = search_value > pass_value
-        if self.rng.random() < self.search_noise:
-            search = not search                  # stay a little unpredictable
+        if self.search_noise and self.rng.random() < self.search_noise:
+            search = not search                  # optional unpredictability (uncertain cases only)
         return A.SEARCH if search else A.LET_PASS
 
     def _challenge_bag(self, obs: "_Obs", known: list[int], gain_if_false) -> bool:
         """Whether to challenge a Diplomatic Bag claim (as Officer or next player)."""
-        if obs.suitcase[BAG]:
-            return True                          # the Bag is face up: a certain lie
         unknown = HAND_SIZE - sum(known)
         pool = max(1, obs.pool_size)
         p_has_bag = min(1.0, unknown / pool)     # the Bag is somewhere among the unseen cards
@@ -270,6 +270,8 @@ class SmuggleRuleAgent:
     # ----- next player: accept or inform -------------------------------------------------------
     def _receive(self, obs: "_Obs") -> int:
         known = obs.known_in_hand
+        if obs.bag_claim and obs.suitcase[BAG]:
+            return A.INFORM                      # the Bag is face up: a sure catch
         if obs.bag_claim:
             # Informing on a false claim earns the 100 reward (the fines go to the Officer),
             # plus a fresh hand instead of one the claimer wanted to smuggle.
@@ -289,7 +291,7 @@ class SmuggleRuleAgent:
             inherit = p_lie * lying_cost + (1.0 - p_lie) * truthful_cost - fresh_cost
             inform_value = p_lie * self.reward - (1.0 - p_lie) * self.defamation
             inform = inform_value + self.inherit_weight * inherit > 0.0
-        if self.rng.random() < self.search_noise:
+        if self.search_noise and self.rng.random() < self.search_noise:
             inform = not inform
         return A.INFORM if inform else A.ACCEPT
 

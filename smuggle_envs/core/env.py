@@ -49,6 +49,13 @@ class GameEnv(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self.max_turns = max_turns
+        if render_perspective is not None and (
+            isinstance(render_perspective, bool) or not isinstance(render_perspective, int)
+            or not 0 <= render_perspective < game.num_players
+        ):
+            raise ConfigError(
+                f"render_perspective must be None or a seat in [0, {game.num_players}), got {render_perspective!r}"
+            )
         self.render_perspective = render_perspective
         self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -65,6 +72,7 @@ class GameEnv(AECEnv):
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self.game_state: State | None = None
         self.turns = 0
+        self._over = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -76,6 +84,7 @@ class GameEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game_state = self.game.new_initial_state(seed)
         self.turns = 0
+        self._over = False
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -87,7 +96,7 @@ class GameEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
         state = self._require_state()
-        if not state.is_terminal() and state.current_player() == player and not self.truncations[agent]:
+        if not self._over and state.current_player() == player:
             mask = state.legal_action_mask()
         else:
             mask = self._zero_mask.copy()
@@ -96,7 +105,9 @@ class GameEnv(AECEnv):
     def step(self, action: Any) -> None:
         state = self._require_state()
         agent = self.agent_selection
-        if self.terminations.get(agent, False) or self.truncations.get(agent, False):
+        if agent not in self.agents:
+            raise GameOverError("the episode is over and every agent has left; call reset()")
+        if self._over:
             if action is not None:
                 raise GameOverError(
                     f"{agent} cannot act: the game is over; step(None) for each finished agent, "
@@ -113,10 +124,12 @@ class GameEnv(AECEnv):
             rewards = state.returns(self.reward_mode)
             self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}
+            self._over = True
         else:
             self.rewards = {a: 0.0 for a in self.agents}
             if self.max_turns is not None and self.turns >= self.max_turns:
                 self.truncations = {a: True for a in self.agents}
+                self._over = True
             else:
                 self.agent_selection = self.possible_agents[state.current_player()]
         self._accumulate_rewards()

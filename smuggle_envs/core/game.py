@@ -67,6 +67,8 @@ class Game(ABC):
     def make_config(cls, **kwargs: Any) -> GameConfig:
         known = {f.name for f in dataclasses.fields(cls.config_class)}
         unknown = sorted(set(kwargs) - known)
+        # numpy integers (e.g. from a sweep) become plain ints so configs stay JSON-friendly.
+        kwargs = {k: int(v) if isinstance(v, np.integer) else v for k, v in kwargs.items()}
         if unknown:
             raise ConfigError(
                 f"unknown option(s) {unknown} for {cls.env_id}; valid options are {sorted(known)}"
@@ -164,17 +166,19 @@ class State(ABC):
         action = int(action)
         if self.is_terminal():
             raise GameOverError(f"the game is over; action {action} was not applied", action, [])
+        legal = list(self.legal_actions())
+        shown = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal[:12])
+        shown += f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
         if not 0 <= action < self.game.num_actions:
             raise IllegalActionError(
-                f"action {action} is out of range [0, {self.game.num_actions})", action
+                f"action {action} is out of range [0, {self.game.num_actions}); legal actions: {shown}",
+                action,
+                legal,
             )
         if not self._is_legal(action):
-            legal = list(self.legal_actions())
-            shown = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal[:12])
-            more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
             raise IllegalActionError(
                 f"action {action} ({self.game.action_to_string(action)}) is not legal for "
-                f"player {self.current_player()} now; legal actions: {shown}{more}",
+                f"player {self.current_player()} now; legal actions: {shown}",
                 action,
                 legal,
             )
@@ -207,4 +211,7 @@ class State(ABC):
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise ConfigError(f"a seed must be an int, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        # random.Random(-s) deals the same game as random.Random(s): refuse rather than alias.
+        raise ConfigError(f"a seed must be a non-negative int, got {seed}")
     return int(seed)

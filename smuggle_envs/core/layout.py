@@ -23,6 +23,11 @@ class Piece:
 
 class ObservationLayout:
     def __init__(self, pieces: list[Piece]):
+        if not pieces:
+            raise ValueError("an observation layout needs at least one piece")
+        for piece in pieces:
+            if piece.low > piece.high:
+                raise ValueError(f"piece {piece.name!r} has low {piece.low} > high {piece.high}")
         names = [p.name for p in pieces]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate piece names in layout: {names}")

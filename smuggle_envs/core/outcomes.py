@@ -59,4 +59,6 @@ def rewards(scores: Sequence[float], mode: str, scale: float) -> list[float]:
         return rank_rewards(scores)
     if mode == "score":
         return normalised_scores(scores, scale)
-    raise ValueError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")
+    from .errors import ConfigError
+
+    raise ConfigError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")

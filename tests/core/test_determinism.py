@@ -166,8 +166,6 @@ def test_engine_different_seeds_different_deals(num_players):
     assert snapshot_state(a)["hidden"] != snapshot_state(b)["hidden"]
 
 
-@pytest.mark.xfail(strict=True, reason="random.Random(seed) uses abs(seed), so seeds s and -s deal "
-                   "the same game; State accepts negative seeds without saying so")
 @pytest.mark.parametrize("seed", [1, 5, 2**40])
 def test_negative_seeds_are_refused_or_distinct(seed):
     g = game(4)

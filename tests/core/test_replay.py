@@ -124,8 +124,6 @@ def test_states_yield_each_action_before_it_is_applied():
     assert count == len(replay.actions) + 1
 
 
-@pytest.mark.xfail(strict=True, reason="Replay.states() yields one state object that it keeps "
-                   "mutating, so collected (state, action) pairs all show the final position")
 def test_collected_states_are_snapshots():
     replay = random_state(4, seed=11, steps=10).to_replay()
     pairs = list(replay.states())
@@ -155,9 +153,6 @@ def test_tampered_replay_raises_an_illegal_action():
         Replay.from_json(json.dumps(data)).final_state()
 
 
-@pytest.mark.xfail(strict=True, reason="Replay.from_json coerces with int(): a float or bool action "
-                   "(or a float seed) in a tampered file is silently truncated instead of refused, "
-                   "unlike State.apply_action, which refuses floats and bools")
 @pytest.mark.parametrize("field, value", [("actions", [0.9]), ("actions", [True]), ("seed", 1.5)])
 def test_from_json_refuses_non_int_numbers(field, value):
     data = json.loads(game(4).new_initial_state(12).to_replay().to_json())

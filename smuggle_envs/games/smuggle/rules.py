@@ -70,7 +70,9 @@ class SmuggleConfig(GameConfig):
             raise ConfigError(f"bankruptcy must be 'loan' or 'eliminate', got {self.bankruptcy!r}")
         if not isinstance(self.informer_pays_real_bag, bool):
             raise ConfigError("informer_pays_real_bag must be a bool")
-        if not (isinstance(self.first_officer, int) and 0 <= self.first_officer < self.num_players):
+        if isinstance(self.first_officer, bool) or not (
+            isinstance(self.first_officer, int) and 0 <= self.first_officer < self.num_players
+        ):
             raise ConfigError(f"first_officer must be a seat in [0, {self.num_players}), got {self.first_officer!r}")
 
 
@@ -609,4 +611,12 @@ class SmuggleState(State):
             drawn += 1
         new.hand[:] = bytes(hand)
         new.deck = pool
+        # Other seats' memories of passed cards must fit the redrawn hand (only ``player``'s
+        # view has to stay exact; theirs is hidden from him).
+        for q in range(self.n):
+            if q != player:
+                counts = new.known[q]
+                for k in range(NUM_KINDS):
+                    if counts[k] > hand[k]:
+                        counts[k] = hand[k]
         return new
