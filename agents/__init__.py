@@ -1,17 +1,23 @@
 """Policies that play smuggle_envs games: random, rule-based per game, trained models.
 
-``make_agent(spec, game, seed)`` builds one from a short spec string such as ``"random"`` or
-``"rule"``; see ``AGENT_KINDS``.
+``make_agent(spec, game, seed)`` builds one from a short spec string such as ``"random"``,
+``"rule"`` or ``"ppo:runs/main/final.zip"`` (kind, then an optional argument after a colon);
+see ``AGENT_KINDS``.
 """
 
 from __future__ import annotations
 
 from .base import Agent, RandomAgent
 
-# spec -> {env_id or "*": "module:Class"}; imported on demand.
+# kind -> {env_id or "*": "module:Class"}; imported on demand. A class is built as
+# ``Class(game, seed=seed)``, or ``Class(game, arg, seed=seed)`` for a spec "kind:arg".
 AGENT_KINDS = {
     "random": {"*": "agents.base:RandomAgent"},
-    "rule": {"smuggle_v0": "agents.smuggle_bot:SmuggleRuleAgent"},
+    "rule": {
+        "smuggle_v0": "agents.smuggle_bot:SmuggleRuleAgent",
+        "ciq_v0": "agents.ciq_bot:CIQRuleAgent",
+    },
+    "ppo": {"*": "agents.ppo:PPOAgent"},
 }
 
 
@@ -19,7 +25,7 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
     """Build an agent for ``game`` (a ``smuggle_envs`` Game) from a spec string."""
     import importlib
 
-    kind = spec.split(":", 1)[0]
+    kind, _, arg = spec.partition(":")
     if kind not in AGENT_KINDS:
         raise ValueError(f"unknown agent {spec!r}; known kinds are {sorted(AGENT_KINDS)}")
     table = AGENT_KINDS[kind]
@@ -28,7 +34,8 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
         raise ValueError(f"no {kind!r} agent exists for {game.env_id}; it has: "
                          + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t))
     module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)(game, seed=seed)
+    cls = getattr(importlib.import_module(module), name)
+    return cls(game, arg, seed=seed) if arg else cls(game, seed=seed)
 
 
 __all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "make_agent"]
