@@ -35,7 +35,12 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
                          + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t))
     module, name = target.split(":")
     cls = getattr(importlib.import_module(module), name)
-    return cls(game, arg, seed=seed) if arg else cls(game, seed=seed)
+    if not arg:
+        return cls(game, seed=seed)
+    try:
+        return cls(game, arg, seed=seed)
+    except TypeError as exc:
+        raise ValueError(f"agent {spec!r}: the {kind!r} agent takes no argument after ':' ({exc})") from None
 
 
 __all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "make_agent"]

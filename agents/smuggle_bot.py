@@ -15,28 +15,33 @@ the ``State``; every fact comes from ``game.observation_layout`` pieces, read by
 |                       | the Bag with a costly hand (``false_bag_rate``).                        |
 | Officer (search/pass) | searches when expected fines beat the duty it would collect plus the    |
 |                       | 200 compensation risk; the lie probability comes from the holder's      |
-|                       | caught/truthful record, low declarations and low mean declared duty.    |
-|                       | A Bag claim while the Bag lies in the open suitcase is always searched. |
+|                       | caught/truthful record (against the whole table's), a declaration of    |
+|                       | nothing, and a low mean declared duty. A Bag claim while the Bag lies   |
+|                       | face up in the open suitcase is a certain lie: always challenged.       |
 | next player (accept/  | informs when the 100 reward (and a fresh hand instead of a possibly     |
 | inform)               | loaded one) beats the 200 risk; a known undeclared item among the cards |
 |                       | it passed earlier (``known_in_hand``) makes informing a sure win.       |
 | new holder (discard)  | discards the most heavily fined item (the Bag when it must); items only |
 |                       | ever cost money, so a hand of luggage is the cheapest hand to declare.  |
 
-Parameters (constructor keywords):
+Parameters (constructor keywords; defaults picked by one-bot-versus-three self-play matches):
 
-| name             | default | meaning                                                            |
-|------------------|---------|--------------------------------------------------------------------|
-| ``risk``         | 1.3     | multiplies expected fines when judging a bluff (> 1: more cautious)|
-| ``bluff_rate``   | 0.05    | chance of bluffing (declaring nothing) when honesty looked better  |
-| ``false_bag_rate``| 0.03   | chance of a false Bag claim when the hand's duty is at least ...   |
-| ``false_bag_min_duty``| 300| ... this much (and the Bag is not face up in the suitcase)        |
-| ``empty_suspicion``| 0.5   | extra odds of lying given to a declaration of nothing              |
-| ``prior_lie``    | 0.4     | prior probability that a declaration is a lie (no record yet)      |
-| ``prior_search`` | 0.3     | prior search / inform rate of an Officer / next player             |
-| ``prior_weight`` | 3.0     | how many observations the priors are worth                         |
-| ``inherit_weight``| 0.5    | weight of the duty a next player would inherit by accepting         |
-| ``search_noise`` | 0.03    | chance of an Officer search / inform against the estimate          |
+| name                  | default | meaning                                                        |
+|-----------------------|---------|----------------------------------------------------------------|
+| ``risk``              | 1.0     | multiplies expected fines when pricing a bluff (> 1: cautious)  |
+| ``bluff_rate``        | 0.1     | chance of declaring nothing when honesty priced better          |
+| ``false_bag_rate``    | 0.03    | chance of a false Bag claim with a hand whose duty is at least  |
+| ``false_bag_min_duty``| 300     | ... this much (never while the Bag is face up in the suitcase)  |
+| ``empty_caution``     | 0.5     | extra search chance a holder expects when declaring nothing     |
+| ``liar_empty_share``  | 0.6     | share of liars assumed to declare nothing (Officer's Bayes)     |
+| ``max_empty_ratio``   | 4.0     | cap on how much "nothing" multiplies the odds of a lie          |
+| ``min_items_ratio``   | 0.75    | floor on how much declaring items divides them (a low floor     |
+|                       |         | lets "declare one cheap item, hide the rest" go unsearched)     |
+| ``prior_lie``         | 0.15    | probability that a declaration is a lie before any record       |
+| ``prior_search``      | 0.2     | search / inform rate of an Officer / next player, no record yet |
+| ``prior_weight``      | 3.0     | how many observations those priors are worth                    |
+| ``inherit_weight``    | 1.0     | weight of the duty a next player takes on by accepting a hand   |
+| ``search_noise``      | 0.0     | chance of flipping an uncertain search / inform decision        |
 
 Randomness comes only from the agent's own ``random.Random`` (seeded by ``seed``/``reset``), so
 the same seed and observations give the same actions.
@@ -45,6 +50,7 @@ the same seed and observations give the same actions.
 from __future__ import annotations
 
 import random
+from functools import cached_property
 
 import numpy as np
 
@@ -53,10 +59,11 @@ from smuggle_envs.games.smuggle.actions import BAG, HAND_SIZE, LUGGAGE, NUM_ITEM
 
 # Phases, in the order of the ``phase`` piece.
 DECLARE, OFFICER, RECEIVE, DISCARD = range(4)
-# Fields of the ``search_record`` piece, per seat (see rules.SEARCH_RECORD_FIELDS).
-(R_SEARCHED, R_INFORMED_ON, R_CAUGHT, R_TRUTHFUL, R_BAG_FALSE,
- R_OFF_SEARCH, R_OFF_HIT, R_INFORMS, R_INFORM_HIT) = range(9)
-NUM_RECORDS = 9
+# Fields of the ``search_record`` piece, per seat.
+from smuggle_envs.games.smuggle.rules import (  # noqa: E402
+    NUM_SEARCH_RECORDS as NUM_RECORDS, R_BAG_FALSE, R_CAUGHT, R_INFORMED_ON, R_INFORMS,
+    R_NEXT_DECISIONS, R_OFF_SEARCH, R_SEARCHED, R_TRUTHFUL,
+)
 COUNT_SCALE = 20          # record/declaration counts are stored as count / 20
 
 
@@ -66,16 +73,20 @@ class SmuggleRuleAgent:
     name = "rule"
 
     def __init__(self, game, seed: int | None = None, *, risk: float = 1.0,
-                 bluff_rate: float = 0.05, false_bag_rate: float = 0.03,
-                 false_bag_min_duty: int = 300, empty_suspicion: float = 0.5,
-                 prior_lie: float = 0.4, prior_search: float = 0.3, prior_weight: float = 3.0,
+                 bluff_rate: float = 0.1, false_bag_rate: float = 0.03,
+                 false_bag_min_duty: int = 300, empty_caution: float = 0.5,
+                 liar_empty_share: float = 0.6, max_empty_ratio: float = 4.0,
+                 min_items_ratio: float = 0.75,
+                 prior_lie: float = 0.15, prior_search: float = 0.2, prior_weight: float = 3.0,
                  inherit_weight: float = 1.0, search_noise: float = 0.0):
         if game.env_id != "smuggle_v0":
             raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
         self.rng = random.Random(seed)
         self.risk, self.bluff_rate = risk, bluff_rate
         self.false_bag_rate, self.false_bag_min_duty = false_bag_rate, false_bag_min_duty
-        self.empty_suspicion, self.prior_lie = empty_suspicion, prior_lie
+        self.empty_caution, self.liar_empty_share = empty_caution, liar_empty_share
+        self.prior_lie, self.max_empty_ratio = prior_lie, max_empty_ratio
+        self.min_items_ratio = min_items_ratio
         self.prior_search, self.prior_weight = prior_search, prior_weight
         self.inherit_weight, self.search_noise = inherit_weight, search_noise
 
@@ -88,12 +99,17 @@ class SmuggleRuleAgent:
         self.reward = d.informer_reward                    # 100 to a successful Informer
         self.false_bag_fine = d.false_bag_fine             # 200 extra for a false Bag claim
         self.max_declared_duty = max(game.declared_duty)
+        # Duty per unit of fine over the pack's items (1/2 with the packaged data): turns
+        # expected fines on a hand into the duty its next holder would owe.
+        self.duty_per_fine = sum(d.duties) / sum(d.fines)
+        # Discard preference: the Bag (forced anyway), items by falling fine, luggage last.
+        self._discard_order = (BAG, *sorted(range(NUM_ITEMS), key=lambda k: -self.fines[k]), LUGGAGE)
 
         # Where each piece lives in the flat observation: the same slices layout.get uses,
         # looked up once here because act() runs hundreds of times a game.
         layout = game.observation_layout
         self._slices = {name: layout.slice(name) for name in (
-            "phase", "my_role", "officer", "holder", "receiver", "active", "my_hand",
+            "phase", "officer", "holder", "active", "my_hand",
             "known_in_hand", "declaration", "bag_claim", "suitcase", "deck", "round",
             "declarations", "mean_declared_duty", "search_record")}
 
@@ -139,28 +155,32 @@ class SmuggleRuleAgent:
         the informs of this round are estimated as a share of all informs so far).
         """
         searches = obs.record(obs.officer, R_OFF_SEARCH)
-        informs = sum(obs.record(s, R_INFORMS) for s in range(self.n))
+        informs = sum(obs.record_column(R_INFORMS))
         progress = 1.0 - obs.deck_left
         informs_now = informs * progress / (obs.rounds_done + progress) if progress > 0 else 0.0
         judged = max(searches, sum(obs.suitcase) - 3 * searches - 3 * informs_now)
         return self._rate(searches, judged, self.prior_search)
 
     def _inform_rate(self, obs: "_Obs", seat: int) -> float:
-        # A player declares once per hand he accepted or drew, so his declarations bound the
-        # hands he was passed: informs / declarations is a slight underestimate, good enough.
-        return self._rate(obs.record(seat, R_INFORMS), obs.declarations[seat], self.prior_search)
+        # Informs over the times the seat decided as next player (accept or inform).
+        return self._rate(obs.record(seat, R_INFORMS), obs.record(seat, R_NEXT_DECISIONS), self.prior_search)
 
     def _lie_prior(self, obs: "_Obs", seat: int) -> float:
-        """Probability that ``seat`` lies, from his searches and his mean declared duty."""
-        caught, truthful = obs.record(seat, R_CAUGHT), obs.record(seat, R_TRUTHFUL)
-        p = self._rate(caught, caught + truthful, self.prior_lie)
+        """Probability that ``seat`` lies, from the searches so far and his declared duty.
+
+        The table's record (all seats' catches and truthful searches) sets the base rate, so a
+        table of bluffers is searched more; the seat's own record then moves away from it.
+        """
+        caught, truthful = obs.record_column(R_CAUGHT), obs.record_column(R_TRUTHFUL)
+        base = self._rate(sum(caught), sum(caught) + sum(truthful), self.prior_lie)
+        p = self._rate(caught[seat], caught[seat] + truthful[seat], base)
         # A seat that keeps declaring much less than an average hand holds is probably hiding
         # items; nudge (not decide) with it, as honest players also declare little at times.
         if obs.declarations[seat] >= 3:
             typical = HAND_SIZE * obs.pool_mean_duty
             if typical > 0:
                 shortfall = max(0.0, 1.0 - obs.mean_declared_duty[seat] / typical)
-                p += (1.0 - p) * 0.3 * shortfall
+                p += (1.0 - p) * 0.2 * shortfall
         return p
 
     def _lie_probability(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
@@ -169,14 +189,22 @@ class SmuggleRuleAgent:
         # an undeclared item I know is there, or more items declared than unknown cards left.
         if any(known[k] > declared[k] for k in range(NUM_ITEMS)):
             return 1.0
-        known_plain = known[BAG] + known[LUGGAGE]
-        if sum(declared) > HAND_SIZE - known_plain:
+        unknown = HAND_SIZE - sum(known)
+        if sum(declared) - sum(known[:NUM_ITEMS]) > unknown:
             return 1.0
         p = self._lie_prior(obs, obs.holder)
-        if not any(declared):
-            odds = p / max(1e-9, 1.0 - p) * (1.0 + self.empty_suspicion)
-            p = odds / (1.0 + odds)
-        return p
+        if any(known[:NUM_ITEMS]):
+            return p                             # known items were declared: not "nothing"
+        # Bayes on the declaration: "nothing" is honest only if every unknown card is luggage
+        # (or the Bag), which is rare, while it is what most smugglers say; declaring some
+        # items is correspondingly less suspicious. Both likelihood ratios are capped.
+        honest_empty = min(0.9, max(0.02, obs.pool_plain ** unknown))
+        if any(declared):
+            ratio = max(self.min_items_ratio, (1.0 - self.liar_empty_share) / (1.0 - honest_empty))
+        else:
+            ratio = min(self.max_empty_ratio, self.liar_empty_share / honest_empty)
+        odds = p / (1.0 - p) * ratio
+        return odds / (1.0 + odds)
 
     def _hand_fines_if_lying(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
         """Expected fines on the live hand given that its declaration is a lie."""
@@ -192,7 +220,8 @@ class SmuggleRuleAgent:
         hand = obs.my_hand
         if hand[BAG]:
             return A.CLAIM_BAG                   # truthful and immune: pays nothing, ever
-        items = [k for k in range(NUM_ITEMS) for _ in range(hand[k])]   # cheapest kind first
+        # The dutiable cards, cheapest first: bluffs hide the expensive ones.
+        items = sorted((k for k in range(NUM_ITEMS) for _ in range(hand[k])), key=self.duties.__getitem__)
         honest = A.declare(hand[:NUM_ITEMS])
         if not items:
             return honest                        # nothing to hide: a search pays us 200
@@ -203,7 +232,7 @@ class SmuggleRuleAgent:
         p_officer = self._officer_search_rate(obs)
         p_inform = self._inform_rate(obs, obs.next_player_after(0))
         caught = p_officer + (1.0 - p_officer) * p_inform
-        caught_empty = min(1.0, caught * (1.0 + self.empty_suspicion))
+        caught_empty = min(1.0, caught * (1.0 + self.empty_caution))
 
         # Honest: pay the duty; a search of a truthful hand pays us the defamation money.
         best_value, best_action = -duty + self.defamation * caught, honest
@@ -231,6 +260,8 @@ class SmuggleRuleAgent:
 
     # ----- Officer: search or let pass ---------------------------------------------------------
     def _officer(self, obs: "_Obs") -> int:
+        # The suitcase holds every card laid open this round, the last search included (an
+        # older ``last_reveal`` is from a pack since reshuffled, so it proves nothing).
         if obs.bag_claim and obs.suitcase[BAG]:
             return A.SEARCH                      # the Bag is face up: a certain lie
         if obs.bag_claim:
@@ -273,24 +304,27 @@ class SmuggleRuleAgent:
         if obs.bag_claim and obs.suitcase[BAG]:
             return A.INFORM                      # the Bag is face up: a sure catch
         if obs.bag_claim:
-            # Informing on a false claim earns the 100 reward (the fines go to the Officer),
-            # plus a fresh hand instead of one the claimer wanted to smuggle.
-            inform = self._challenge_bag(obs, known, gain_if_false=self.reward + self.inherit_weight
-                                         * HAND_SIZE * obs.pool_mean_duty * 0.5)
+            # Informing on a false claim earns the 100 reward (the fines go to the Officer);
+            # on a real Bag it costs the 200 defamation money.
+            inform = self._challenge_bag(obs, known, gain_if_false=self.reward)
         else:
             declared = obs.declaration
             p_lie = self._lie_probability(obs, declared, known)
             if p_lie >= 1.0:
                 return A.INFORM                  # a sure catch: 100 and a fresh hand
-            # Accepting means holding this hand next (after discarding its worst card); a
-            # lying hand holds more duty than declared. Compare with a fresh hand's duty.
-            top = max((self.duties[k] for k in range(NUM_ITEMS) if declared[k]), default=0)
-            truthful_cost = sum(n * d for n, d in zip(declared, self.duties)) - top + obs.pool_mean_duty
-            lying_cost = 0.75 * self._hand_fines_if_lying(obs, declared, known) * 0.5 + obs.pool_mean_duty
-            fresh_cost = HAND_SIZE * obs.pool_mean_duty
-            inherit = p_lie * lying_cost + (1.0 - p_lie) * truthful_cost - fresh_cost
+            # Informing: +100 from the Officer on a liar, -200 to a truthful holder.
             inform_value = p_lie * self.reward - (1.0 - p_lie) * self.defamation
-            inform = inform_value + self.inherit_weight * inherit > 0.0
+            # Accepting also means holding this hand next (less the card I discard, plus one
+            # drawn), while an Informer draws a fresh hand: compare the duty each would owe.
+            # A truthful hand holds what was declared; a lying one holds more than that.
+            mean_duty = obs.pool_mean_duty
+            top = max((self.duties[k] for k in range(NUM_ITEMS) if declared[k]), default=0)
+            truthful_duty = sum(n * d for n, d in zip(declared, self.duties)) - top + mean_duty
+            lying_duty = (0.75 * self.duty_per_fine * self._hand_fines_if_lying(obs, declared, known)
+                          + mean_duty)          # about a quarter of it goes with my discard
+            extra_duty = (p_lie * lying_duty + (1.0 - p_lie) * truthful_duty
+                          - HAND_SIZE * mean_duty)
+            inform = inform_value + self.inherit_weight * extra_duty > 0.0
         if self.search_noise and self.rng.random() < self.search_noise:
             inform = not inform
         return A.INFORM if inform else A.ACCEPT
@@ -301,57 +335,86 @@ class SmuggleRuleAgent:
         # is safe and earns 200 when searched, so shed the most heavily fined item; luggage
         # only when there is no item. The Bag is forced by the mask (rule 15).
         hand = obs.my_hand
-        order = sorted(range(NUM_KINDS), key=lambda k: -self.fines[k])
-        for kind in [BAG] + [k for k in order if k < NUM_ITEMS] + [LUGGAGE]:
+        for kind in self._discard_order:
             if hand[kind] and mask[A.DISCARD + kind]:
                 return A.DISCARD + kind
         return -1
 
 
 class _Obs:
-    """The pieces the bot uses, decoded from one observation (counts back to integers)."""
-
-    __slots__ = ("bot", "v", "phase", "officer", "holder", "active", "suitcase", "deck_left",
-                 "rounds_done", "declarations", "mean_declared_duty", "records", "_pool")
+    """The pieces the bot uses, decoded from one observation on first use (counts back to
+    integers, scaled counts back to counts)."""
 
     def __init__(self, bot: SmuggleRuleAgent, observation: np.ndarray):
-        s = bot._slices
-        v = self.v = observation.tolist()      # one conversion, then cheap Python indexing
         self.bot = bot
-        phase = v[s["phase"]]
+        self.s = bot._slices
+        self.v = observation.tolist()            # one conversion, then cheap Python indexing
+        phase = self.v[self.s["phase"]]
         self.phase = phase.index(1.0) if 1.0 in phase else -1
-        self.officer = _seat(v[s["officer"]])
-        self.holder = _seat(v[s["holder"]])
-        self.active = [x > 0.5 for x in v[s["active"]]]
-        self.suitcase = [round(x * c) for x, c in zip(v[s["suitcase"]], bot.kind_counts)]
-        self.deck_left = v[s["deck"]][0]
-        self.rounds_done = round(v[s["round"]][0] * bot.n)
-        self.declarations = [x * COUNT_SCALE for x in v[s["declarations"]]]
-        self.mean_declared_duty = [x * bot.max_declared_duty for x in v[s["mean_declared_duty"]]]
-        self.records = v[s["search_record"]]
-        self._pool = None
 
-    def _counts(self, name: str) -> list[int]:
-        return [round(x * 4) for x in self.v[self.bot._slices[name]]]
+    @cached_property
+    def officer(self) -> int:
+        return _seat(self.v[self.s["officer"]])
+
+    @cached_property
+    def holder(self) -> int:
+        return _seat(self.v[self.s["holder"]])
+
+    @cached_property
+    def active(self) -> list[bool]:
+        return [x > 0.5 for x in self.v[self.s["active"]]]
+
+    @cached_property
+    def suitcase(self) -> list[int]:
+        return [round(x * c) for x, c in zip(self.v[self.s["suitcase"]], self.bot.kind_counts)]
 
     @property
+    def deck_left(self) -> float:
+        """Share of the pack not drawn yet this round."""
+        return self.v[self.s["deck"]][0]
+
+    @property
+    def rounds_done(self) -> int:
+        return round(self.v[self.s["round"]][0] * self.bot.n)
+
+    @cached_property
+    def declarations(self) -> list[float]:
+        return [x * COUNT_SCALE for x in self.v[self.s["declarations"]]]
+
+    @cached_property
+    def mean_declared_duty(self) -> list[float]:
+        return [x * self.bot.max_declared_duty for x in self.v[self.s["mean_declared_duty"]]]
+
+    @cached_property
+    def records(self) -> list[float]:
+        return [x * COUNT_SCALE for x in self.v[self.s["search_record"]]]
+
+    def record(self, seat: int, field: int) -> float:
+        """One count of ``seat``'s public search record (``field``: an R_* constant)."""
+        return self.records[seat * NUM_RECORDS + field]
+
+    def record_column(self, field: int) -> list[float]:
+        """One count of the public search record for every seat."""
+        return self.records[field::NUM_RECORDS]
+
+    def _counts(self, name: str) -> list[int]:
+        return [round(x * HAND_SIZE) for x in self.v[self.s[name]]]
+
+    @cached_property
     def my_hand(self) -> list[int]:
         return self._counts("my_hand")
 
-    @property
+    @cached_property
     def known_in_hand(self) -> list[int]:
         return self._counts("known_in_hand")
 
-    @property
+    @cached_property
     def declaration(self) -> list[int]:
         return self._counts("declaration")
 
     @property
     def bag_claim(self) -> bool:
-        return self.v[self.bot._slices["bag_claim"]][0] > 0.5
-
-    def record(self, seat: int, field: int) -> float:
-        return self.records[seat * NUM_RECORDS + field] * COUNT_SCALE
+        return self.v[self.s["bag_claim"]][0] > 0.5
 
     def next_player_after(self, seat: int) -> int:
         """The seat that receives a hand passed by ``seat``: next active, not the Officer."""
@@ -364,36 +427,34 @@ class _Obs:
 
     # The unseen pool: cards neither face up in the suitcase nor in my hand (nor, for the next
     # player, among the cards he knows are in the live hand). Its averages price unknown cards.
-    def _pool_stats(self):
-        if self._pool is None:
-            bot = self.bot
-            mine = self.my_hand if self.phase in (DECLARE, DISCARD) else self.known_in_hand
-            unseen = [max(0, c - s - m) for c, s, m in zip(bot.kind_counts, self.suitcase, mine)]
-            size = sum(unseen)
-            if size == 0:
-                self._pool = (0, 0.0, 0.0, 1.0)
-            else:
-                fine = sum(u * f for u, f in zip(unseen, bot.fines)) / size
-                duty = sum(unseen[k] * bot.duties[k] for k in range(NUM_ITEMS)) / size
-                self._pool = (size, fine, duty, (unseen[BAG] + unseen[LUGGAGE]) / size)
-        return self._pool
+    @cached_property
+    def _pool(self) -> tuple[int, float, float, float]:
+        bot = self.bot
+        mine = self.my_hand if self.phase in (DECLARE, DISCARD) else self.known_in_hand
+        unseen = [max(0, c - s - m) for c, s, m in zip(bot.kind_counts, self.suitcase, mine)]
+        size = sum(unseen)
+        if size == 0:
+            return 0, 0.0, 0.0, 1.0
+        fine = sum(u * f for u, f in zip(unseen, bot.fines)) / size
+        duty = sum(unseen[k] * bot.duties[k] for k in range(NUM_ITEMS)) / size
+        return size, fine, duty, (unseen[BAG] + unseen[LUGGAGE]) / size
 
     @property
     def pool_size(self) -> int:
-        return self._pool_stats()[0]
+        return self._pool[0]
 
     @property
     def pool_mean_fine(self) -> float:
-        return self._pool_stats()[1]
+        return self._pool[1]
 
     @property
     def pool_mean_duty(self) -> float:
-        return self._pool_stats()[2]
+        return self._pool[2]
 
     @property
     def pool_plain(self) -> float:
         """Share of the unseen pool that is not dutiable (luggage or the Bag)."""
-        return self._pool_stats()[3]
+        return self._pool[3]
 
 
 def _seat(one_hot: list[float]) -> int:

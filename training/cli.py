@@ -353,6 +353,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "at every round and the final scores.")
     p.add_argument("file", metavar="FILE", help="the replay JSON file")
     p.set_defaults(func=cmd_replay_json)
+
+    from training.tournament.cli import register as register_tournament
+
+    register_tournament(sub)
     return parser
 
 

@@ -202,6 +202,8 @@ class State(ABC):
     def to_replay(self):
         from .replay import Replay
 
+        if self.__dict__.get("_not_replayable"):
+            raise ValueError(f"this state cannot be replayed from (config, seed, actions): {self._not_replayable}")
         return Replay(self.game.env_id, self.game.config.to_dict(), self.seed, list(self.history))
 
     def __str__(self) -> str:

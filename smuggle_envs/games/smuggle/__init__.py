@@ -5,7 +5,7 @@
 | Actions            | Discrete(510)                                                   |
 | Parallel API       | No                                                              |
 | Agents             | ``player_0 .. player_{n-1}``, n = 3 to 6                        |
-| Observation shape  | (63 + 21 * n,) float32 (147 for 4 players)                      |
+| Observation shape  | (63 + 22 * n,) float32 (151 for 4 players)                      |
 | Observation values | counts scaled to [0, 1]; money / starting money (unbounded)     |
 | Action mask        | ``obs["action_mask"]``, int8, all zeros when not to act          |
 

@@ -32,10 +32,11 @@ TRUTHFUL, LYING, REAL_BAG = range(3)
 SEARCH_RECORD_FIELDS = (
     "searched_by_officer", "searched_by_informer", "caught_lying", "found_truthful",
     "false_bag_claims", "officer_searches", "officer_catches", "informs", "informer_catches",
+    "next_player_decisions",
 )
 NUM_SEARCH_RECORDS = len(SEARCH_RECORD_FIELDS)
 (R_SEARCHED, R_INFORMED_ON, R_CAUGHT, R_TRUTHFUL, R_BAG_FALSE,
- R_OFF_SEARCH, R_OFF_HIT, R_INFORMS, R_INFORM_HIT) = range(NUM_SEARCH_RECORDS)
+ R_OFF_SEARCH, R_OFF_HIT, R_INFORMS, R_INFORM_HIT, R_NEXT_DECISIONS) = range(NUM_SEARCH_RECORDS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -368,6 +369,7 @@ class SmuggleState(State):
         # Rule 11A: the next player takes the cards without any money changing hands (R2.4).
         # He now sees them, so he privately learns whether the passer told the truth.
         passer, receiver = self.holder, self.receiver
+        self.search_record[receiver * NUM_SEARCH_RECORDS + R_NEXT_DECISIONS] += 1
         cell = receiver * self.n + passer
         self.received_from[cell] += 1
         if not self._truthful(self.hand.tolist()):
@@ -443,6 +445,8 @@ class SmuggleState(State):
         rec[holder * n_rec + (R_CAUGHT if caught else R_TRUTHFUL)] += 1
         base = (informer if by_informer else self.officer) * n_rec
         rec[base + (R_INFORMS if by_informer else R_OFF_SEARCH)] += 1
+        if by_informer:
+            rec[base + R_NEXT_DECISIONS] += 1
         if caught:
             rec[base + (R_INFORM_HIT if by_informer else R_OFF_HIT)] += 1
 
@@ -570,6 +574,7 @@ class SmuggleState(State):
         self.deck = pool + draws[::-1]
         self._drop_hand()
         self._draw(HAND_SIZE)
+        self._not_replayable = "its pack was stacked with stack_pack()"
 
     # ----- copies ----------------------------------------------------------------------------
     def clone(self) -> "SmuggleState":

@@ -100,4 +100,4 @@ def test_layout_table_documents_every_piece():
     table = game.observation_layout.table()
     for piece in game.observation_layout.pieces:
         assert f"`{piece.name}`" in table
-    assert f"**{63 + 21 * 5}**" in table
+    assert f"**{63 + 22 * 5}**" in table

@@ -352,3 +352,10 @@ def test_rule12_play_continues_and_only_payments_move_money(table):
     t.discard(LUG).declare("wine", "cigars").let_pass()
     assert t.money == [START + 25 + 75, START - 25, START - 75, START]
     assert sum(t.money) == 4 * START
+
+
+def test_a_stacked_state_refuses_to_make_a_replay_of_another_game(table):
+    t = table(["wine", LUG, LUG, LUG]).declare("wine")
+    with pytest.raises(ValueError, match="stack_pack"):
+        t.state.to_replay()
+    assert smuggle_envs.make_game("smuggle_v0").new_initial_state(0).to_replay().seed == 0

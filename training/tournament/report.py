@@ -1,0 +1,159 @@
+"""A tournament's leaderboard and head-to-head matrix: printed tables, CSV files and PNG plots.
+
+Plots use matplotlib's object API with the Agg canvas (no pyplot, no display needed).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from pathlib import Path
+from typing import Sequence
+
+from training.match import fmt_num, format_table
+
+from .ratings import Standings
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    if math.isinf(x) or math.isnan(x):
+        return "-"
+    return f"{x:.1f}"
+
+
+def leaderboard_table(standings: Standings) -> str:
+    """Agents by rating (openskill ordinal, mu - 3 sigma), best first."""
+    rows = []
+    for i, s in enumerate(standings.agents, 1):
+        wlo, whi = s.win_interval
+        slo, shi = s.score_interval
+        rows.append([i, s.name, f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", s.games,
+                     fmt_num(round(s.wins, 2)), _pct(s.win_rate), f"[{_pct(wlo)}, {_pct(whi)}]",
+                     _num(s.mean_score), f"[{_num(slo)}, {_num(shi)}]"])
+    return format_table(["#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate",
+                         "95% CI", "mean score", "95% CI"], rows, align="rlrrrrrrrrr")
+
+
+def head_to_head_table(standings: Standings) -> str:
+    """Row agent finished ahead of column agent in this share of their common games."""
+    order = [s.name for s in standings.agents]
+    rows = []
+    for a in order:
+        rows.append([a] + ["" if a == b else _pct(standings.head_to_head(a, b)) for b in order])
+    return format_table(["ahead of ->"] + order, rows)
+
+
+def write_leaderboard_csv(standings: Standings, path: str | os.PathLike, specs: dict[str, str] | None = None) -> None:
+    specs = specs or {}
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["rank", "agent", "spec", "rating", "mu", "sigma", "rating_low", "rating_high",
+                    "games", "wins", "win_rate", "win_low", "win_high", "mean_score", "score_low",
+                    "score_high"])
+        for i, s in enumerate(standings.agents, 1):
+            rlo, rhi = s.rating_interval
+            wlo, whi = s.win_interval
+            slo, shi = s.score_interval
+            w.writerow([i, s.name, specs.get(s.name, ""), s.ordinal, s.mu, s.sigma, rlo, rhi, s.games,
+                        s.wins, s.win_rate, wlo, whi, s.mean_score, slo, shi])
+
+
+def write_head_to_head_csv(standings: Standings, path: str | os.PathLike) -> None:
+    """Long format: agent, opponent, games both played, games agent finished ahead, share."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", "opponent", "games", "ahead", "share"])
+        for i, a in enumerate(standings.names):
+            for j, b in enumerate(standings.names):
+                if i != j:
+                    met = standings.met[i][j]
+                    w.writerow([a, b, met, standings.ahead[i][j],
+                                standings.ahead[i][j] / met if met else ""])
+
+
+def _canvas(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def plot_ratings(standings: Standings, path: str | os.PathLike, title: str = "") -> None:
+    """Each agent's mu with its 95% interval (mu +- 1.96 sigma) and its ordinal, best on top."""
+    agents = standings.agents
+    fig = _canvas(7, 1.2 + 0.45 * len(agents))
+    ax = fig.add_subplot(1, 1, 1)
+    ys = list(range(len(agents)))[::-1]
+    mus = [s.mu for s in agents]
+    errs = [1.959963984540054 * s.sigma for s in agents]
+    ax.errorbar(mus, ys, xerr=errs, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4,
+                label="mu with 95% interval")
+    ax.scatter([s.ordinal for s in agents], ys, marker="|", s=200, color="tab:red",
+               label="rating (mu - 3 sigma)", zorder=3)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([s.name for s in agents])
+    ax.set_xlabel("openskill Plackett-Luce rating")
+    ax.set_title(title or "ratings")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str = "") -> None:
+    """Heatmap: the share of common games the row agent finished ahead of the column agent."""
+    order = [s.name for s in standings.agents]
+    k = len(order)
+    matrix = [[math.nan if a == b else standings.head_to_head(a, b) for b in order] for a in order]
+    fig = _canvas(1.8 + 0.8 * k, 1.4 + 0.7 * k)
+    ax = fig.add_subplot(1, 1, 1)
+    image = ax.imshow(matrix, cmap="RdBu", vmin=0.0, vmax=1.0)
+    for i in range(k):
+        for j in range(k):
+            if not math.isnan(matrix[i][j]):
+                ax.text(j, i, f"{100 * matrix[i][j]:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if abs(matrix[i][j] - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(k))
+    ax.set_yticks(range(k))
+    ax.set_xticklabels(order, rotation=45, ha="right")
+    ax.set_yticklabels(order)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    ax.set_title(title or "head to head: share of games finished ahead")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def report_paths(out_dir: str | os.PathLike, stem: str) -> dict[str, Path]:
+    """The files of a report: ``<stem>_leaderboard.csv`` and so on, in ``out_dir``."""
+    out = Path(out_dir)
+    return {"leaderboard": out / f"{stem}_leaderboard.csv", "h2h_csv": out / f"{stem}_head_to_head.csv",
+            "ratings_png": out / f"{stem}_ratings.png", "h2h_png": out / f"{stem}_head_to_head.png"}
+
+
+def write_report(standings: Standings, out_dir: str | os.PathLike, stem: str,
+                 title: str = "", specs: dict[str, str] | None = None, plots: bool = True) -> list[Path]:
+    """Write the CSV files (and PNG plots); returns the paths written."""
+    paths = report_paths(out_dir, stem)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    write_leaderboard_csv(standings, paths["leaderboard"], specs)
+    write_head_to_head_csv(standings, paths["h2h_csv"])
+    written = [paths["leaderboard"], paths["h2h_csv"]]
+    if plots:
+        plot_ratings(standings, paths["ratings_png"], title=f"{title} ratings".strip())
+        plot_head_to_head(standings, paths["h2h_png"],
+                          title=f"{title} head to head".strip())
+        written += [paths["ratings_png"], paths["h2h_png"]]
+    return written
+
+
+def format_names(names: Sequence[str]) -> str:
+    return ", ".join(names)
