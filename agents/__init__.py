@@ -16,6 +16,8 @@ AGENT_KINDS = {
     "rule": {
         "smuggle_v0": "agents.smuggle_bot:SmuggleRuleAgent",
         "ciq_v0": "agents.ciq_bot:CIQRuleAgent",
+        "illegal_v0": "agents.illegal_bot:IllegalRuleAgent",
+        "humble_smuggle_v0": "agents.humble_smuggle_bot:HumbleSmuggleRuleAgent",
     },
     "ppo": {"*": "agents.ppo:PPOAgent"},
 }
