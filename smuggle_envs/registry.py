@@ -10,6 +10,7 @@ from .core.game import Game
 
 _GAMES = {
     "smuggle_v0": ("smuggle_envs.games.smuggle", "SmuggleGame", "Smuggle (MB Games 1981)", "3-6"),
+    "ciq_v0": ("smuggle_envs.games.ciq", "CIQGame", "CIQ (Jason Reed)", "2-6"),
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_GAMES)

@@ -9,7 +9,8 @@ ends, under ``reward_mode``:
 * ``"rank"``: linear in rank from +1 (first) to -1 (last), ties shared;
 * ``"score"``: score minus the table mean, divided by the game's ``score_scale``.
 
-``max_turns`` (decisions, all seats together) truncates a runaway game with zero rewards.
+``max_turns`` (decisions, all seats together) truncates a runaway game with zero rewards, and so
+does a game's own cap (``State.is_truncated()``, e.g. a turn limit that ends the game as a draw).
 Illegal or malformed actions raise a ``ValueError``/``TypeError`` subclass and change nothing.
 """
 
@@ -120,7 +121,12 @@ class GameEnv(AECEnv):
         state.apply_action(action)  # raises before changing anything
         self.turns += 1
         self._cumulative_rewards[agent] = 0.0
-        if state.is_terminal():
+        if state.is_terminal() and state.is_truncated():
+            # the game's own cap (e.g. a turn limit): a draw, reported as truncation
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.truncations = {a: True for a in self.agents}
+            self._over = True
+        elif state.is_terminal():
             rewards = state.returns(self.reward_mode)
             self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}

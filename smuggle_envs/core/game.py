@@ -125,6 +125,11 @@ class State(ABC):
     @abstractmethod
     def is_terminal(self) -> bool: ...
 
+    def is_truncated(self) -> bool:
+        """True when a terminal state was reached by a game's own cap (a turn limit) rather
+        than by its rules; the env reports it as truncation."""
+        return False
+
     @abstractmethod
     def scores(self) -> list[float]:
         """Raw scores of every seat (money, points); meaningful at any time."""

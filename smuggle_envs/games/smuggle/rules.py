@@ -582,7 +582,7 @@ class SmuggleState(State):
         new.__dict__.update(self.__dict__)
         new.buf = bytearray(self.buf)
         new._bind()
-        new.rng = random.Random()
+        new.rng = random.Random(0)   # a cheap seed, overwritten at once (no OS entropy)
         new.rng.setstate(self.rng.getstate())
         new.history = list(self.history)
         new.money = list(self.money)
