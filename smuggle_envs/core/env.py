@@ -132,7 +132,7 @@ class GameEnv(AECEnv):
             self.terminations = {a: True for a in self.agents}
             self._over = True
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            # Rewards are all zero until the end (reset() made them so): nothing to rebuild.
             if self.max_turns is not None and self.turns >= self.max_turns:
                 self.truncations = {a: True for a in self.agents}
                 self._over = True

@@ -132,7 +132,9 @@ class State(ABC):
 
     @abstractmethod
     def scores(self) -> list[float]:
-        """Raw scores of every seat (money, points); meaningful at any time."""
+        """Raw scores of every seat (money, points). Before the end they must use only public
+        information (self-play reads them every step as a dense reward), so a game with hidden
+        scoring cards reports its public part until the game is over."""
 
     @abstractmethod
     def observation(self, player: int) -> np.ndarray:

@@ -1,0 +1,15 @@
+"""Humble smuggle as a PettingZoo AEC env; see ``smuggle_envs.games.humble_smuggle``."""
+
+from typing import Any
+
+from . import registry
+
+ENV_ID = "humble_smuggle_v0"
+
+
+def raw_env(**kwargs: Any):
+    return registry.raw_env(ENV_ID, **kwargs)
+
+
+def env(**kwargs: Any):
+    return registry.make(ENV_ID, **kwargs)
