@@ -11,6 +11,7 @@ from .core.game import Game
 _GAMES = {
     "smuggle_v0": ("smuggle_envs.games.smuggle", "SmuggleGame", "Smuggle (MB Games 1981)", "3-6"),
     "ciq_v0": ("smuggle_envs.games.ciq", "CIQGame", "CIQ (Jason Reed)", "2-6"),
+    "illegal_v0": ("smuggle_envs.games.illegal", "IllegalGame", "Illegal (ElPadre)", "2-6"),
     "humble_smuggle_v0": ("smuggle_envs.games.humble_smuggle", "HumbleSmuggleGame", "Humble smuggle", "2-5"),
 }
 
