@@ -314,9 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
     p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat, 0 to N-1 (default: 0)")
     p.add_argument("--seed", type=int, metavar="K", help="game seed (default: a random one, printed)")
-    p.add_argument("--bots", choices=("rule", "random"), default="rule",
-                   help="the agent in every other seat (default: rule; random, with a warning, where "
-                        "the game has no rule bot)")
+    p.add_argument("--bots", default="rule", metavar="SPEC",
+                   help="the agent in every other seat: rule, random, or a trained model "
+                        "ppo:PATH (default: rule; random, with a warning, where the game has no rule bot)")
     p.add_argument("--save-replay", metavar="FILE", help="write the finished game as replay JSON")
     p.set_defaults(func=cmd_play)
 
@@ -354,8 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the replay JSON file")
     p.set_defaults(func=cmd_replay_json)
 
+    from training.selfplay.cli import register as register_train
     from training.tournament.cli import register as register_tournament
 
+    register_train(sub)
     register_tournament(sub)
     return parser
 

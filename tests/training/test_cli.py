@@ -269,3 +269,11 @@ def test_wilson_interval_and_table():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     table = format_table(["a", "bb"], [["x", 1], ["yyy", 22]])
     assert table.splitlines() == ["a    bb", "---  --", "x     1", "yyy  22"]
+
+
+def test_play_against_any_agent_spec_and_refuses_unknown_ones(capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+    assert main(["play", "smuggle_v0", "--seat", "0", "--seed", "5", "--bots", "random"]) == 0
+    assert "P1 is random" in capsys.readouterr().out
+    assert main(["play", "smuggle_v0", "--seat", "0", "--seed", "5", "--bots", "alien"]) == 2
+    assert "unknown agent" in capsys.readouterr().err

@@ -1,0 +1,203 @@
+"""Trained MaskablePPO models (sb3-contrib) as Agents.
+
+``PPOAgent(game, path, seed=None)`` loads a model saved by ``training.selfplay`` (or any
+MaskablePPO zip whose observation and action sizes match the game) and plays from the
+observation vector and action mask only, like every other agent. It is what the ``"ppo"``
+agent kind builds, so ``make_agent("ppo:runs/main/final.zip", game)`` works in matches,
+tournaments and ``smuggle play``.
+
+Acting is done in numpy, not torch: the actor of an SB3 MLP policy is a few Linear layers with
+an activation between them, and one numpy forward pass of a single observation costs about a
+tenth of ``model.predict`` (which builds tensors and a masked distribution every call). Self-play
+opponents act millions of times, so this matters. ``NumpyPolicy.from_sb3`` copies the weights and
+refuses architectures it does not know (then ``act`` falls back to ``model.predict``); a test
+checks the two give the same actions.
+
+Play is stochastic by default (an action sampled from the masked policy with the agent's own
+seeded ``random.Random``): a bluffing game rewards mixed strategies, and an argmax player is
+easy to read. ``PPOAgent(game, path, deterministic=True)`` (spec ``"ppo:PATH"`` always means the
+default) plays the most probable action.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from typing import Any
+
+import numpy as np
+
+_ACTIVATIONS = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0.0),
+    "Identity": lambda x: x,
+}
+_CACHE: dict[tuple[str, float], tuple[Any, "NumpyPolicy | None"]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+class NumpyPolicy:
+    """The actor of an SB3 MLP policy as numpy arrays: ``logits(obs)`` = action_net(policy_net(obs))."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, str]]):
+        # float32 like torch: the same numbers (up to summation order) at half the memory
+        # traffic of float64, which is what a single-row matmul costs.
+        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32), act)
+                       for w, b, act in layers]
+        self.obs_size = self.layers[0][0].shape[1]
+        self.num_actions = self.layers[-1][0].shape[0]
+
+    @classmethod
+    def from_sb3(cls, policy) -> "NumpyPolicy | None":
+        """Copy the actor of ``policy`` (a MaskableActorCriticPolicy), or None if it is not a
+        plain MLP over a flattened Box observation."""
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+        from torch import nn
+
+        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+            return None
+        layers: list[tuple[np.ndarray, np.ndarray, str]] = []
+        for module in policy.mlp_extractor.policy_net:
+            name = type(module).__name__
+            if isinstance(module, nn.Linear):
+                layers.append((_np(module.weight), _np(module.bias), "Identity"))
+            elif name in _ACTIVATIONS and layers and layers[-1][2] == "Identity":
+                w, b, _ = layers[-1]
+                layers[-1] = (w, b, name)
+            else:
+                return None
+        head = policy.action_net
+        if not isinstance(head, nn.Linear):
+            return None
+        layers.append((_np(head.weight), _np(head.bias), "Identity"))
+        return cls(layers)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32).reshape(-1)
+        for w, b, act in self.layers:
+            x = _ACTIVATIONS[act](w @ x + b)
+        return x
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            rng: random.Random | None = None) -> int:
+        """Argmax (``rng`` None) or a sample of the policy restricted to the legal actions."""
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("the action mask has no legal action: this agent is not to act")
+        logits = self.logits(observation)[legal]
+        if rng is None:
+            return int(legal[int(np.argmax(logits))])
+        probs = np.exp((logits - logits.max()).astype(np.float64))
+        cumulative = np.cumsum(probs)
+        u = rng.random() * cumulative[-1]
+        return int(legal[min(int(np.searchsorted(cumulative, u, side="right")), legal.size - 1)])
+
+
+def _np(tensor) -> np.ndarray:
+    return tensor.detach().cpu().numpy().copy()
+
+
+def load_model(path: str):
+    """``(model, numpy_policy)`` for a MaskablePPO zip, cached per file (path and mtime), so
+    many agents (and many league seats) share one copy of the weights."""
+    path = os.path.abspath(path)
+    try:
+        key = (path, os.path.getmtime(path))
+    except OSError as exc:
+        raise FileNotFoundError(f"no trained model at {path}: {exc.strerror or exc}") from None
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    # Loading reseeds the global RNGs from the model's saved seed; an agent loaded during
+    # training (a league snapshot) must not disturb the learner's action sampling.
+    saved = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try:
+        model = MaskablePPO.load(path, device="cpu")
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
+        torch.set_rng_state(saved[2])
+    entry = (model, NumpyPolicy.from_sb3(model.policy))
+    with _CACHE_LOCK:
+        _CACHE[key] = entry
+    return entry
+
+
+class PolicyAgent:
+    """An Agent over a ``NumpyPolicy``: sampled with its own seeded RNG, or argmax."""
+
+    name = "policy"
+
+    def __init__(self, policy: NumpyPolicy, seed: int | None = None, deterministic: bool = False):
+        self.policy = policy
+        self.deterministic = deterministic
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.policy.act(observation, action_mask, None if self.deterministic else self.rng)
+
+
+class PPOAgent(PolicyAgent):
+    """A trained MaskablePPO model (a zip file) playing one seat; see the module docstring."""
+
+    name = "ppo"
+
+    def __init__(self, game, path: str = "", seed: int | None = None, deterministic: bool = False):
+        if not path:
+            raise ValueError("a ppo agent needs a model file: write the spec as ppo:PATH")
+        self.path = path
+        model, policy = load_model(path)
+        super().__init__(policy, seed=seed, deterministic=deterministic)
+        self.model = model
+        obs_size = int(np.prod(model.observation_space.shape))
+        expected = game.observation_layout.size
+        if obs_size != expected or int(model.action_space.n) != game.num_actions:
+            raise ValueError(
+                f"the model {path} takes observations of size {obs_size} and "
+                f"{model.action_space.n} actions, but {game.env_id} with {game.num_players} "
+                f"players has {expected} and {game.num_actions}: it was trained for another game "
+                "or player count")
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if self.policy is not None:
+            return self.policy.act(observation, action_mask, None if self.deterministic else self.rng)
+        return self._act_torch(observation, action_mask)
+
+    def _act_torch(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Fallback for policies ``NumpyPolicy`` cannot copy (custom feature extractors)."""
+        import torch
+
+        mask = np.asarray(action_mask) > 0
+        if self.deterministic:
+            action, _ = self.model.predict(observation, action_masks=mask, deterministic=True)
+            return int(action)
+        # Sample with the agent's own RNG so that a seed fixes the play, as on the numpy path.
+        with torch.no_grad():
+            obs_t, _ = self.model.policy.obs_to_tensor(observation)
+            dist = self.model.policy.get_distribution(obs_t, action_masks=mask)
+            probs = dist.distribution.probs[0].numpy().astype(np.float64) * mask
+        cumulative = np.cumsum(probs)
+        u = self.rng.random() * cumulative[-1]
+        return int(min(np.searchsorted(cumulative, u, side="right"), len(probs) - 1))
+
+    def __getstate__(self):
+        # A pickled agent (e.g. sent to a subprocess) carries the path, not the weights.
+        state = self.__dict__.copy()
+        state["model"] = state["policy"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.model, self.policy = load_model(self.path)
+
+
+__all__ = ["NumpyPolicy", "PolicyAgent", "PPOAgent", "load_model"]

@@ -1,0 +1,94 @@
+"""Evaluating one agent against a table of baseline opponents, seats rotated.
+
+Game ``g`` uses seed ``seed + g`` and puts the evaluated agent in seat ``g mod n``, the other
+seats played by copies of one baseline (``"random"``, ``"rule"``, ...), so every seat is played
+equally often and every baseline sees the same deals (paired comparisons). A win shared by k
+players counts 1/k, as in ``smuggle match``. Used by the trainer (learning curves, final table)
+and by ``benchmarks/train_smuggle.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+from agents.arena import play_game
+from training.match import format_table, wilson_interval, win_shares
+
+
+@dataclasses.dataclass
+class EvalResult:
+    opponent: str            # the baseline spec (label, e.g. "rule" or "rule->random")
+    games: int
+    wins: float              # win shares of the evaluated agent
+    score_sum: float
+    num_players: int
+    unfinished: int = 0      # games stopped by max_decisions (counted as not won)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_sum / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict:
+        lo, hi = self.ci
+        return {"opponent": self.opponent, "games": self.games, "wins": self.wins,
+                "win_rate": self.win_rate, "ci_low": lo, "ci_high": hi,
+                "chance": 1.0 / self.num_players, "mean_score": self.mean_score,
+                "unfinished": self.unfinished}
+
+
+def baseline_agents(spec: str, game, seed: int, warn: Callable[[str], None] | None = None):
+    """``n - 1`` agents of one baseline spec, and its label (``"rule->random"`` where the game
+    has no rule bot; see ``training.match.build_agent``)."""
+    from training.match import build_agent
+
+    agents, label = [], spec
+    for i in range(game.num_players - 1):
+        agent, label = build_agent(spec, game, seed=seed * 1000 + i, warn=warn)
+        agents.append(agent)
+    return agents, label
+
+
+def evaluate(game, agent, opponent: str, games: int, seed: int = 0,
+             max_decisions: int | None = None, warn: Callable[[str], None] | None = None,
+             progress: Callable[[int], None] | None = None) -> EvalResult:
+    """Play ``games`` games of ``agent`` against ``n - 1`` copies of the ``opponent`` spec."""
+    n = game.num_players
+    others, label = baseline_agents(opponent, game, seed, warn)
+    result = EvalResult(label, 0, 0.0, 0.0, n)
+    for g in range(games):
+        seat = g % n
+        lineup = list(others)
+        lineup.insert(seat, agent)
+        state = play_game(game, lineup, seed + g, max_decisions=max_decisions)
+        scores = state.scores()
+        result.games += 1
+        result.score_sum += scores[seat]
+        if state.is_terminal():
+            result.wins += win_shares(scores)[seat]
+        else:
+            result.unfinished += 1
+        if progress is not None:
+            progress(1)
+    return result
+
+
+def results_table(results: Sequence[EvalResult], name: str = "trained") -> str:
+    """One row per baseline: games, wins, win rate with its 95% Wilson interval, chance level,
+    mean score of the evaluated agent."""
+    rows = []
+    for r in results:
+        lo, hi = r.ci
+        wins = f"{r.wins:.2f}".rstrip("0").rstrip(".")
+        rows.append([f"{name} vs {r.num_players - 1} x {r.opponent}", r.games, wins,
+                     f"{100 * r.win_rate:.1f}%", f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                     f"{100 / r.num_players:.1f}%", f"{r.mean_score:.1f}"])
+    return format_table(["table", "games", "wins", "win rate", "95% CI", "chance", "mean score"], rows)

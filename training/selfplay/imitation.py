@@ -1,0 +1,120 @@
+"""A warm start for self-play: behaviour cloning of a teacher (the game's rule-based bot).
+
+AlphaStar's league began from a policy trained on human games; ours begins, when the game has a
+rule-based bot, from a policy trained to play like it. Why: a fresh policy samples uniformly from
+hundreds of actions (Smuggle's 495 declarations), so the one honest declaration of a hand is
+almost never tried and policy gradients cannot raise what they never sample; PPO alone settled
+on cheap lies and plateaued below the rule bot (README, Training). Cloning first gives PPO a
+competent policy whose weaknesses, and the bot's, it can then find.
+
+``collect(game, teacher, samples, ...)`` plays whole games with the teacher in every seat, on
+the engine, and records every decision: observation, legal mask, action, and the discounted
+return that seat went on to collect under exactly the learner's reward (``SelfPlayEnv``'s
+``dense_score`` shaping plus the final ``reward_mode`` reward), so the value head is trained too
+and PPO's first advantages are not noise. ``clone(model, data, epochs, ...)`` fits the policy
+(masked cross-entropy) and the value head (squared error) of a MaskablePPO model. Shuffling uses
+its own seeded generator: the warm start is part of a run's deterministic initialisation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+
+@dataclasses.dataclass
+class Demonstrations:
+    observations: np.ndarray      # (N, obs) float32
+    masks: np.ndarray             # (N, actions) bool
+    actions: np.ndarray           # (N,) int64
+    returns: np.ndarray           # (N,) float32: discounted return of the deciding seat
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def collect(game, teacher_spec: str, samples: int, seed: int, reward_mode: str = "win_loss",
+            dense_score: float = 0.0, gamma: float = 0.99, max_decisions: int | None = None) -> Demonstrations:
+    """At least ``samples`` decisions of games with ``teacher_spec`` in every seat."""
+    from agents import make_agent
+
+    n = game.num_players
+    rng = np.random.default_rng(seed)
+    teachers = [make_agent(teacher_spec, game, seed=None) for _ in range(n)]
+    obs, masks, actions, returns = [], [], [], []
+    while len(actions) < samples:
+        state = game.new_initial_state(int(rng.integers(2**63)))
+        for agent in teachers:
+            agent.reset(int(rng.integers(2**63)))
+        start = state.returns("score")
+        rows: list[list[int]] = [[] for _ in range(n)]       # each seat's decisions (row indices)
+        potentials: list[list[float]] = [[] for _ in range(n)]
+        decisions = 0
+        while not state.is_terminal() and (max_decisions is None or decisions < max_decisions):
+            p = state.current_player()
+            o, m = state.observation(p), state.legal_action_mask()
+            a = teachers[p].act(o, m)
+            rows[p].append(len(actions))
+            potentials[p].append(state.returns("score")[p])
+            obs.append(o)
+            masks.append(m.astype(bool))
+            actions.append(a)
+            state.apply_action(a)
+            decisions += 1
+        end = state.returns("score")
+        final = state.returns(reward_mode) if state.is_terminal() else [0.0] * n
+        for p in range(n):
+            if not rows[p]:
+                continue
+            # The learner's reward for its j-th decision is paid when it next decides (or at the
+            # end): dense_score * (potential then - potential at its previous payment), where
+            # the first payment counts from the deal, as SelfPlayEnv does.
+            marks = [start[p]] + potentials[p][1:] + [end[p]]
+            rewards = [dense_score * (marks[j + 1] - marks[j]) for j in range(len(rows[p]))]
+            rewards[-1] += final[p]
+            g = 0.0
+            for j in range(len(rows[p]) - 1, -1, -1):
+                g = rewards[j] + gamma * g
+                returns.append((rows[p][j], g))
+    order = sorted(returns)
+    return Demonstrations(np.asarray(obs, np.float32), np.asarray(masks, bool),
+                          np.asarray(actions, np.int64), np.asarray([g for _, g in order], np.float32))
+
+
+def clone(model, data: Demonstrations, epochs: int, batch_size: int = 512, seed: int = 0,
+          learning_rate: float = 1e-3, vf_coef: float = 0.5) -> dict:
+    """Fit ``model``'s policy to the teacher's actions and its value head to the returns.
+    Returns the final epoch's mean losses, and how often the policy gives the teacher's action
+    more than half of its probability."""
+    import torch
+
+    policy = model.policy
+    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    rng = np.random.default_rng(seed)
+    obs = torch.as_tensor(data.observations)
+    masks = torch.as_tensor(data.masks)
+    actions = torch.as_tensor(data.actions)
+    returns = torch.as_tensor(data.returns)
+    stats = {}
+    for _ in range(epochs):
+        order = torch.as_tensor(rng.permutation(len(data)))
+        nll_sum = vf_sum = confident = 0.0
+        for start in range(0, len(data), batch_size):
+            idx = order[start:start + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
+            nll = -log_prob.mean()
+            vf = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            loss = nll + vf_coef * vf
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+            nll_sum += float(nll.detach()) * len(idx)
+            vf_sum += float(vf.detach()) * len(idx)
+            confident += float((log_prob.detach() > np.log(0.5)).sum())
+        stats = {"nll": nll_sum / len(data), "value_mse": vf_sum / len(data),
+                 "teacher_over_half": confident / len(data)}
+    policy.set_training_mode(False)
+    return stats

@@ -1,0 +1,242 @@
+"""A single-agent gymnasium view of any smuggle_envs game, for MaskablePPO.
+
+The learner plays one seat, drawn at random each episode; the other seats are played by
+opponents (any ``agents`` Agent) drawn from a pool with given probabilities (the league's PFSP
+weights). One ``step`` applies the learner's action, then lets the opponents act until it is the
+learner's turn again or the game is over.
+
+It runs on the engine (``Game``/``State``), not on the AEC env: the AEC wrapper's bookkeeping
+(per-agent dicts, cumulative rewards, dead steps) costs more than the game itself, and the engine
+contract already gives everything needed. What it guarantees:
+
+* **Rewards go to the seat that earned them.** The reward of a step is 0 until the game ends, then
+  ``state.returns(reward_mode)[learner_seat]``: the learner's own result, paid on the learner's
+  step that led to the end even when an opponent made the final move. (PettingZoo-to-SB3
+  wrappers often hand the reward of whoever moved last to the learner; tests check this.)
+* **Masks** come from ``action_masks()`` (the method MaskablePPO looks for), as booleans.
+* **Hidden information**: an opponent acts on ``state.observation(its seat)`` and the legal mask
+  only, exactly what an AEC agent sees, so it never sees the learner's hidden cards.
+* **Seeds**: ``reset(seed=...)`` seeds ``np_random``; every deal, seat, opponent choice and
+  opponent seed is drawn from it, so a vector env seeded by SB3 replays identically.
+* ``dense_score`` (a weight w, default 0) adds w times the change in the learner's normalised
+  score (``returns("score")``: money minus the table mean, over the game's scale) since its
+  previous decision to every step. Summed over a game the rewards are exactly
+  ``returns(reward_mode)[seat] + w * (final - initial normalised score)``, but money won or
+  lost now is felt now, which makes credit assignment far easier in long games.
+* ``max_decisions`` (all seats together) truncates a runaway game (no terminal reward).
+* ``get_snapshot()``/``set_snapshot()`` save and restore the episode in progress (as the
+  game's replay plus the opponents' seeds, replayed on restore), which is what makes a resumed
+  training run continue exactly where the checkpoint was taken, even in subprocess workers.
+
+A game that ends before the learner's first decision is dealt again (nothing to learn from it).
+At the end of an episode ``info["selfplay"]`` reports the seat, the opponent ids per seat and the
+final scores, which the league's callback uses to update its results.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from smuggle_envs.core.errors import ConfigError, GameOverError
+from smuggle_envs.core.game import Game
+from smuggle_envs.core.outcomes import REWARD_MODES
+
+AgentFactory = Callable[[str, Game, "int | None"], Any]
+DEFAULT_POOL = (("random", "random"),)
+_SEED_BOUND = 2**63
+_MAX_REDEALS = 100       # deals in a row that may end before the learner acts
+
+
+def default_agent_factory(spec: str, game: Game, seed: int | None = None):
+    from agents import make_agent
+
+    return make_agent(spec, game, seed=seed)
+
+
+class SelfPlayEnv(gym.Env):
+    """The learner's seat of ``game`` against opponents from a weighted pool.
+
+    ``game`` is a Game, or an env id with ``game_config`` (keeps the constructor picklable for
+    subprocess workers). ``pool`` is a sequence of ``(id, agent_spec)``; ``weights`` their
+    sampling weights (default uniform); both can be changed between episodes with
+    ``set_pool``. ``agent_factory(spec, game, seed)`` builds an opponent (default:
+    ``agents.make_agent``); one instance is kept per (spec, seat) and reset every episode.
+    ``learner_seat`` fixes the seat (default: uniformly random each episode).
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, game: Game | str, game_config: dict | None = None, *,
+                 pool: Sequence[tuple[str, str]] = DEFAULT_POOL,
+                 weights: Sequence[float] | None = None,
+                 reward_mode: str = "win_loss", dense_score: float = 0.0,
+                 max_decisions: int | None = None,
+                 agent_factory: AgentFactory | None = None, learner_seat: int | None = None):
+        if isinstance(game, str):
+            from smuggle_envs import make_game
+
+            game = make_game(game, **(game_config or {}))
+        if reward_mode not in REWARD_MODES:
+            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        if max_decisions is not None and max_decisions < 1:
+            raise ConfigError(f"max_decisions must be a positive int or None, got {max_decisions!r}")
+        n = game.num_players
+        if learner_seat is not None and not 0 <= learner_seat < n:
+            raise ConfigError(f"learner_seat must be a seat in [0, {n}), got {learner_seat!r}")
+        self.game = game
+        self.num_players = n
+        self.reward_mode = reward_mode
+        self.dense_score = float(dense_score)
+        self._potential = 0.0
+        self.max_decisions = max_decisions
+        self.learner_seat = learner_seat
+        self.agent_factory = agent_factory or default_agent_factory
+        layout = game.observation_layout
+        self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(game.num_actions)
+        self._agents: dict[tuple[str, int], Any] = {}
+        self.state = None
+        self.seat = -1
+        self.decisions = 0
+        self.opponent_ids: list[str | None] = []
+        self.specs: list[str | None] = []
+        self.opponents: list[Any] = []
+        self.agent_seeds: list[int] = []
+        self.set_pool(pool, weights)
+
+    # ----- the pool ------------------------------------------------------------------------------
+    def set_pool(self, pool: Sequence[tuple[str, str]], weights: Sequence[float] | None = None) -> None:
+        """Opponents for the next episodes: ``(id, agent_spec)`` pairs and sampling weights."""
+        pool = [(str(i), str(s)) for i, s in pool]
+        if not pool:
+            raise ConfigError("the opponent pool is empty")
+        w = np.ones(len(pool)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (len(pool),) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+            raise ConfigError(f"pool weights must be {len(pool)} non-negative numbers, not all 0")
+        self.pool = pool
+        self.probs = w / w.sum()
+
+    def _opponent(self, spec: str, seat: int):
+        key = (spec, seat)
+        agent = self._agents.get(key)
+        if agent is None:
+            # Built lazily and cached: in a subprocess worker a snapshot is loaded at its first use.
+            agent = self._agents[key] = self.agent_factory(spec, self.game, None)
+        return agent
+
+    # ----- gymnasium API -------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        for _ in range(_MAX_REDEALS):
+            n = self.num_players
+            seat = int(rng.integers(n)) if self.learner_seat is None else self.learner_seat
+            game_seed = int(rng.integers(_SEED_BOUND))
+            picks = rng.choice(len(self.pool), size=n, p=self.probs)
+            agent_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
+            ids = [None if p == seat else self.pool[picks[p]][0] for p in range(n)]
+            specs = [None if p == seat else self.pool[picks[p]][1] for p in range(n)]
+            self._start(game_seed, seat, ids, specs, agent_seeds)
+            self._play_opponents()
+            if not self.state.is_terminal():
+                return self._observation(), {}
+        raise RuntimeError(f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
+                           f"{self.game.env_id} in a row ended before seat {self.seat} was to act")
+
+    def step(self, action):
+        state = self.state
+        if state is None or state.is_terminal():
+            raise GameOverError("the episode is over; call reset()")
+        state.apply_action(int(action))           # raises (and changes nothing) if illegal
+        self.decisions += 1
+        self._play_opponents()
+        reward = self._shaping() if self.dense_score else 0.0
+        if state.is_terminal():
+            reward += float(state.returns(self.reward_mode)[self.seat])
+            return self._observation(), reward, True, False, {"selfplay": self._result()}
+        if self.max_decisions is not None and self.decisions >= self.max_decisions:
+            return self._observation(), reward, False, True, {}
+        return self._observation(), reward, False, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (all False once the game is over)."""
+        if self.state is None or self.state.is_terminal():
+            return np.zeros(self.game.num_actions, dtype=bool)
+        return self.state.legal_action_mask().astype(bool)
+
+    # ----- internals -----------------------------------------------------------------------------
+    def _start(self, game_seed: int, seat: int, ids: list, specs: list, agent_seeds: list[int]) -> None:
+        self.state = self.game.new_initial_state(game_seed)
+        self.seat, self.decisions = seat, 0
+        self.opponent_ids, self.agent_seeds = ids, agent_seeds
+        self.specs = specs
+        self.opponents = [None if s is None else self._opponent(s, p) for p, s in enumerate(specs)]
+        for p, agent in enumerate(self.opponents):
+            if agent is not None:
+                agent.reset(agent_seeds[p])
+        self._potential = self.state.returns("score")[seat] if self.dense_score else 0.0
+
+    def _shaping(self) -> float:
+        """``dense_score`` times the change of the learner's normalised score since last time."""
+        potential = self.state.returns("score")[self.seat]
+        change, self._potential = potential - self._potential, potential
+        return self.dense_score * change
+
+    def _play_opponents(self) -> None:
+        state, seat, cap = self.state, self.seat, self.max_decisions
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == seat or (cap is not None and self.decisions >= cap):
+                return
+            # The opponent sees its own observation and mask: what an AEC agent would see.
+            action = self.opponents[player].act(state.observation(player), state.legal_action_mask())
+            state.apply_action(action)
+            self.decisions += 1
+
+    def _observation(self) -> np.ndarray:
+        return self.state.observation(self.seat)
+
+    def _result(self) -> dict:
+        return {"seat": self.seat, "opponents": list(self.opponent_ids),
+                "scores": [float(s) for s in self.state.scores()]}
+
+    # ----- exact save / restore (for resuming training) ------------------------------------------
+    def get_snapshot(self) -> dict:
+        """Everything needed to continue this env exactly: RNG, pool, and the game in progress."""
+        episode = None
+        if self.state is not None:
+            replay = self.state.to_replay()
+            episode = {"game_seed": replay.seed, "actions": list(replay.actions), "seat": self.seat,
+                       "ids": list(self.opponent_ids), "specs": list(self.specs),
+                       "agent_seeds": list(self.agent_seeds), "decisions": self.decisions,
+                       "potential": self._potential}
+        return {"rng": self.np_random.bit_generator.state, "pool": list(self.pool),
+                "probs": self.probs.tolist(), "episode": episode}
+
+    def set_snapshot(self, snap: dict) -> None:
+        """Restore ``get_snapshot()``'s result: replays the game and checks that every opponent
+        decision comes out the same (opponents are rebuilt from their specs and seeds)."""
+        self.np_random.bit_generator.state = snap["rng"]
+        self.set_pool(snap["pool"], snap["probs"])
+        self.probs = np.asarray(snap["probs"], dtype=np.float64)     # bit for bit, not renormalised
+        ep = snap["episode"]
+        if ep is None:
+            self.state = None
+            return
+        self._start(ep["game_seed"], ep["seat"], ep["ids"], ep["specs"], ep["agent_seeds"])
+        state = self.state
+        for action in ep["actions"]:
+            player = state.current_player()
+            if player != self.seat:
+                chosen = self.opponents[player].act(state.observation(player), state.legal_action_mask())
+                if chosen != action:
+                    raise RuntimeError(
+                        f"cannot restore the episode: opponent {self.specs[player]!r} at seat "
+                        f"{player} now plays {chosen} where it played {action}")
+            state.apply_action(action)
+        self.decisions = ep["decisions"]
+        self._potential = ep["potential"]
