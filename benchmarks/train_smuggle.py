@@ -92,7 +92,7 @@ def bench(env_id: str, players: int | None, steps: int | None, games: int, seed:
         "env_id": env_id, "num_players": n, "steps": config.steps, "games": games, "seed": seed,
         "command": " ".join([Path(sys.executable).name] + sys.argv),
         "train_wall_s": wall, "train_cpu_s": cpu, "eval_wall_s": eval_wall,
-        "load_average_before": load_before, "load_after": load_after, "cpus": os.cpu_count(),
+        "load_average_before": load_before, "load_average_after": load_after, "cpus": os.cpu_count(),
         "machine": platform.platform(), "python": platform.python_version(), "commit": git_commit(),
         "config": config.to_dict(), "results": [r.to_dict() for r in results], "targets": checks,
     }

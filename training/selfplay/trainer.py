@@ -568,7 +568,8 @@ class _SelfPlayCallback:
                     self.bar = tqdm(total=trainer.config.steps, initial=self.model.num_timesteps,
                                     unit="step", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                                     desc=f"self-play {trainer.config.env_id}", smoothing=0.05,
-                                    mininterval=0.2 if sys.stderr.isatty() else 30.0)
+                                    mininterval=0.2 if sys.stderr.isatty() else 30.0,
+                                    maxinterval=10.0 if sys.stderr.isatty() else 60.0)
 
             def _on_rollout_start(self) -> None:
                 trainer.on_rollout_start()
