@@ -1,0 +1,1 @@
+"""Powers: end_games (see powers/__init__.py)."""

@@ -1,0 +1,1 @@
+"""Powers: events (see powers/__init__.py)."""

@@ -1,0 +1,1 @@
+"""Powers: immediates (see powers/__init__.py)."""

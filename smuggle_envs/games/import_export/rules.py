@@ -1,0 +1,903 @@
+"""Import / Export's rules engine: config, Game and State.
+
+Quotations are from the rulebook (``shared/rules/import_export.txt``); "R5.n" refers to
+resolution n of section 5 of ``shared/rules/RESOLUTIONS.md``. ``docs/rules/import_export.md``
+maps every rule to the code here and to its test.
+
+How the engine is built. A turn is a stack of small *tasks* (``self.stack``, plain tuples): "ask
+the next follower", "run this player's remaining Load actions", "import round 2", "pay out this
+ship". ``_run`` pops and runs tasks until one of them needs a decision, which it states as an
+*ask* (phase, player, options, how to resume). Powers that interrupt the flow push their own
+tasks, so a power is a few small functions, not a fork of the turn. Two rules keep it sound:
+
+* a task holds only public card ids (a card chosen from a hand is first moved to the public
+  ``pending`` slot), so redrawing hidden cards never invalidates the stack;
+* an ask whose options come from a hand is always asked, even with one option; only asks with
+  public options and a single choice are applied automatically. Who decides next is therefore a
+  function of public information, and it never reveals a hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from functools import cached_property
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.game import TERMINAL, Game, GameConfig, State
+from . import actions as A
+from .data import ACTIONS, GOOD_TYPES, MODULES, ImportExportData, load
+
+CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
+NUM_TYPES = len(GOOD_TYPES)
+GREY = NUM_TYPES                  # the sixth harbor's colour: no good type
+
+# Decision phases, in the order of the ``phase`` observation piece.
+PHASE_NAMES = (
+    "lead: draw, declare an action or discard a contract",
+    "two-card wild: first card", "two-card wild: second card", "two-card wild: the action",
+    "follow the declared action or draw",
+    "contract: choose a card", "contract: choose the ship",
+    "load: choose a container", "load: choose the ship",
+    "import: the leader chooses the ship", "import: sealed bid",
+    "import: choose a container", "import: imports or goods",
+    "pirate: take a container", "pirate: load it onto a ship",
+    "supply: sell a card or take one from the island",
+    "a power's decision (the ``power`` piece names the card)",
+)
+(P_LEAD, P_WILD1, P_WILD2, P_WILD_ACTION, P_FOLLOW, P_CONTRACT_CARD, P_CONTRACT_SHIP, P_LOAD_CARD,
+ P_LOAD_SHIP, P_IMPORT_SHIP, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE, P_PIRATE_TAKE, P_PIRATE_PLACE,
+ P_SUPPLY, P_POWER) = range(len(PHASE_NAMES))
+NUM_PHASES = len(PHASE_NAMES)
+_ACT_PHASE = {CONTRACT: P_CONTRACT_CARD, LOAD: P_LOAD_CARD, PIRATE: P_PIRATE_TAKE, SUPPLY: P_SUPPLY}
+
+
+@dataclasses.dataclass(frozen=True)
+class ImportExportConfig(GameConfig):
+    """Rule variants. Defaults follow ``docs/rules/import_export.md``.
+
+    * ``modules``: expansion modules shuffled into the deck: any of ``"jutaku"``,
+      ``"kickstarter"``, ``"captain"`` (the base 100 cards are always in).
+    * ``end_credits``: active credits that end the game (None: 50; the rulebook's extended game
+      plays to 80 or more).
+    * ``first_leader``: the seat that leads the first turn (None: drawn at random, R5.12).
+    * ``max_turns``: a safety cap; a game still running after this many turns ends as a
+      truncation.
+    """
+
+    num_players: int = 4
+    modules: tuple[str, ...] = ()
+    end_credits: int | None = None
+    first_leader: int | None = None
+    max_turns: int = 400
+
+    def __post_init__(self):
+        if isinstance(self.modules, list):          # configs come back from JSON replays as lists
+            object.__setattr__(self, "modules", tuple(self.modules))
+
+    def validate(self, min_players: int, max_players: int) -> None:
+        super().validate(min_players, max_players)
+        n = self.num_players
+        if not isinstance(self.modules, tuple) or any(m not in MODULES[1:] for m in self.modules) \
+                or len(set(self.modules)) != len(self.modules):
+            raise ConfigError(f"modules must be distinct names from {list(MODULES[1:])}, got {self.modules!r}")
+        if self.end_credits is not None and (_bad_int(self.end_credits) or not 2 <= self.end_credits <= 500):
+            raise ConfigError(f"end_credits must be None or an int from 2 to 500, got {self.end_credits!r}")
+        if self.first_leader is not None and (_bad_int(self.first_leader) or not 0 <= self.first_leader < n):
+            raise ConfigError(f"first_leader must be None or a seat in [0, {n}), got {self.first_leader!r}")
+        if _bad_int(self.max_turns) or not 1 <= self.max_turns <= 10_000:
+            raise ConfigError(f"max_turns must be an int from 1 to 10000, got {self.max_turns!r}")
+
+    def to_dict(self):
+        d = super().to_dict()
+        d["modules"] = list(self.modules)
+        return d
+
+
+def _bad_int(value) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
+
+
+class ImportExportGame(Game):
+    env_id = "import_export_v0"
+    config_class = ImportExportConfig
+    min_players = 2
+    max_players = 6
+
+    def __init__(self, config: ImportExportConfig | None = None, **kwargs):
+        super().__init__(config, **kwargs)
+        d: ImportExportData = load()
+        c = self.config
+        self.data = d
+        rules = d.rules
+        self.cards = d.cards
+        self.names = tuple(card.name for card in d.cards)
+        self.ctype = tuple(card.type for card in d.cards)
+        self.caction = tuple(card.action for card in d.cards)
+        self.ctier = tuple(card.tier for card in d.cards)
+        self.cload = tuple(card.load for card in d.cards)
+        self.ids = {card.key: card.id for card in d.cards}
+        self.deck_cards = tuple(card.id for card in d.cards if card.module == "base" or card.module in c.modules)
+        self.hand_size = rules["hand_size"]
+        self.end_credits = rules["end_credits"] if c.end_credits is None else c.end_credits
+        self.max_load = rules["max_load"]
+        self.sale_price = rules["sale_price"]
+        self.owner_fee = rules["owner_fee"]
+        self.container_value = rules["container_value"]
+        self.payout = d.payout
+        self.good_values = d.good_values
+        self.majority_bonus = d.majority_bonus
+        self.one_of_each_bonus = rules["one_of_each_bonus"]
+        n = c.num_players
+        needed = n * (self.hand_size + rules["seed_per_ship"] + 1)
+        if needed > len(self.deck_cards):
+            raise ConfigError(f"{n} players need {needed} cards to set up; the deck has {len(self.deck_cards)}")
+
+    @property
+    def num_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    @property
+    def score_scale(self) -> float:
+        return 50.0
+
+    @cached_property
+    def observation_layout(self):
+        from .encoder import build_layout
+
+        return build_layout(self)
+
+    @cached_property
+    def encoder(self):
+        from .encoder import ImportExportEncoder
+
+        return ImportExportEncoder(self)
+
+    def new_initial_state(self, seed: int | None = None) -> "ImportExportState":
+        return ImportExportState(self, seed)
+
+    def action_to_string(self, action: int) -> str:
+        return A.to_string(action, self.names)
+
+
+class ImportExportState(State):
+    """A position. Lists of card ids per zone; ships ``2p`` and ``2p+1`` belong to seat p."""
+
+    def __init__(self, game: ImportExportGame, seed: int | None, _blank: bool = False):
+        super().__init__(game, seed)
+        if _blank:
+            return
+        g, n, rng = game, game.num_players, self.rng
+        rules = g.data.rules
+        self.n = n
+        # Harbors (R5.5): below 6 players the grey harbor stays in the box.
+        colours = list(range(NUM_TYPES)) if n < 6 else list(range(NUM_TYPES + 1))
+        rng.shuffle(colours)
+        self.colour = colours[:n]
+        self.deck = list(g.deck_cards)
+        rng.shuffle(self.deck)
+        self.discard: list[int] = []
+        self.island: list[int] = []
+        self.hands = [[] for _ in range(n)]
+        self.imports = [[] for _ in range(n)]
+        self.goods = [[] for _ in range(n)]
+        self.shipments = [[] for _ in range(n)]
+        self.credits = [rules["start_credits"] + (rules["grey_bonus"] if self.colour[p] == GREY else 0)
+                        for p in range(n)]
+        self.bank = rules["bank"] - sum(self.credits)
+        # Ships: one in each harbor, one at sea seeded with four goods.
+        self.at_sea = [False, True] * n
+        self.contracts = [[] for _ in range(2 * n)]
+        self.cargo = [[] for _ in range(2 * n)]
+        for p in range(n):
+            for _ in range(rules["seed_per_ship"]):
+                self.cargo[2 * p + 1].append(self.deck.pop())
+        for _ in range(n):
+            self.island.append(self.deck.pop())
+        for p in range(n):
+            for _ in range(g.hand_size):
+                self.hands[p].append(self.deck.pop())
+        c = g.config
+        self.leader = rng.randrange(n) if c.first_leader is None else c.first_leader
+        self.turn = 0
+        self.declared = -1
+        self.played = [[] for _ in range(n)]
+        self.followed = [0] * n                   # 0 undecided, 1 followed, 2 drew
+        self.actions_left = [0] * n
+        self.sold = [False] * n
+        self.pending = -1                          # the public card being placed
+        self.bids = [-1] * n                       # sealed: hidden until all are in
+        self.bidders: list[int] = []
+        self.last_bids = [-1] * n                  # the last revealed round
+        self.import_ship = -1
+        self.end_reason = ""
+        self.over = False
+        self.truncated = False
+        self.owner = [-1] * len(g.cards)          # card id -> seat whose shipments hold it
+        self.passive = [0] * n                     # passive credits (Helicopter), paid at the end
+        self.instant_winner = -1                   # a power that wins the game outright
+        self.once: list[str] = []                  # "once per turn" powers used this turn
+        self.stack: list[tuple] = [("turn",)]
+        self.ask: tuple | None = None
+        self._run()
+
+    # ----- contract ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.ask[1]
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.over else self.ask[2]
+
+    def _is_legal(self, action: int) -> bool:
+        return not self.over and action in self.ask[2]
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        if not self.over:
+            mask[self.ask[2]] = 1
+        return mask
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    @property
+    def phase(self) -> int:
+        return -1 if self.over else self.ask[0]
+
+    def scores(self) -> list[float]:
+        from .scoring import final_scores
+
+        return [float(s) for s in final_scores(self)]
+
+    def observation(self, player: int) -> np.ndarray:
+        return self.game.encoder.encode(self, player)
+
+    def render(self, player: int | None = None) -> str:
+        from .render import render
+
+        return render(self, player)
+
+    def clone(self) -> "ImportExportState":
+        other = ImportExportState(self.game, self.seed, _blank=True)
+        d = other.__dict__
+        for key, value in self.__dict__.items():
+            if key in ("game", "seed"):
+                continue
+            if type(value) is list:
+                d[key] = [v[:] if type(v) is list else v for v in value]
+            else:
+                d[key] = value
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def resample(self, player: int, rng: random.Random) -> "ImportExportState":
+        """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids."""
+        other = self.clone()
+        others = [q for q in range(self.n) if q != player]
+        pool = other.deck + [c for q in others for c in other.hands[q]]
+        rng.shuffle(pool)
+        for q in others:
+            k = len(other.hands[q])
+            other.hands[q], pool = pool[:k], pool[k:]
+        other.deck = pool
+        for q in others:
+            if other.bids[q] >= 0:
+                other.bids[q] = rng.randrange(min(other.credits[q] // 2, A.MAX_BID_STEPS) + 1)
+        other.rng = random.Random(rng.getrandbits(64))
+        other._not_replayable = "a resampled state is a hypothetical deal"
+        return other
+
+    # ----- the step ----------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        ask = self.ask
+        self.ask = None
+        RESUME[ask[0]](self, action, *ask[3])
+        self._run()
+
+    def _run(self) -> None:
+        """Run tasks until a decision is needed; apply single public choices on the way."""
+        stack = self.stack
+        while not self.over:
+            ask = self.ask
+            if ask is not None:
+                if len(ask[2]) == 1 and ask[4]:
+                    self.ask = None
+                    RESUME[ask[0]](self, ask[2][0], *ask[3])
+                    continue
+                return
+            task = stack.pop()
+            TASKS[task[0]](self, *task[1:])
+
+    def _ask(self, phase: int, player: int, options: list[int], ctx: tuple = (), public: bool = False) -> None:
+        """State a decision. ``public``: the options are public, so a single one is automatic."""
+        self.ask = (phase, player, options, ctx, public)
+
+    def push(self, *task) -> None:
+        self.stack.append(task)
+
+    # ----- powers --------------------------------------------------------------------------------
+    def has(self, p: int, key: str) -> bool:
+        """Whether p holds the power of ``key`` (the card is in p's completed shipments)."""
+        return self.owner[self.game.ids[key]] == p
+
+    def holder(self, key: str) -> int:
+        """The seat holding ``key``'s power, or -1."""
+        return self.owner[self.game.ids[key]]
+
+    def add_shipment(self, p: int, card: int) -> None:
+        self.shipments[p].append(card)
+        self.owner[card] = p
+
+    def remove_shipment(self, p: int, card: int) -> None:
+        self.shipments[p].remove(card)
+        self.owner[card] = -1
+
+    def emit(self, event: str, *args) -> None:
+        """Tell every holder of a power that listens to ``event`` (``powers.LISTENERS``)."""
+        for key, fn in LISTENERS.get(event, ()):
+            p = self.owner[self.game.ids[key]]
+            if p >= 0:
+                fn(self, p, *args)
+
+    def ask_power(self, key: str, player: int, options: list[int], args: tuple = (), public: bool = False) -> None:
+        """A decision a power gives ``player``; ``POWER_RESUME[key](st, action, *args)`` gets it."""
+        self.ask = (P_POWER, player, sorted(options), (key, *args), public)
+
+    def add_good(self, p: int, card: int) -> None:
+        self.goods[p].append(card)
+        self.emit("good_added", p, card)
+
+    # ----- credits, cards and capacities -------------------------------------------------------
+    def gain(self, p: int, amount: int) -> int:
+        """Credits from the bank (as much as it holds)."""
+        amount = min(amount, self.bank)
+        self.bank -= amount
+        self.credits[p] += amount
+        if self.credits[p] >= self.game.end_credits and not self.end_reason:
+            self.end_reason = f"player {p} reached {self.game.end_credits} active credits"
+        return amount
+
+    def pay(self, p: int, amount: int) -> int:
+        """Credits to the bank (as much as the player has)."""
+        amount = min(amount, self.credits[p])
+        self.credits[p] -= amount
+        self.bank += amount
+        if amount:
+            self.emit("spent", p, amount)
+        return amount
+
+    def transfer(self, payer: int, payee: int, amount: int) -> int:
+        """Credits from one player to another (as much as the payer has)."""
+        amount = min(amount, self.credits[payer])
+        self.credits[payer] -= amount
+        self.credits[payee] += amount
+        if amount:
+            self.emit("spent", payer, amount)
+        if self.credits[payee] >= self.game.end_credits and not self.end_reason:
+            self.end_reason = f"player {payee} reached {self.game.end_credits} active credits"
+        return amount
+
+    def draw(self, p: int, k: int = 1) -> int:
+        """Draw ``k`` cards into p's hand, recycling the discard pile when the deck runs out."""
+        drawn = 0
+        for _ in range(k):
+            card = self.draw_card()
+            if card < 0:
+                break
+            self.hands[p].append(card)
+            drawn += 1
+        if drawn:
+            self.emit("drew", p, drawn)
+        return drawn
+
+    def draw_card(self) -> int:
+        """The top card of the deck (-1 and the game ends when deck and discard are empty)."""
+        if not self.deck:
+            if not self.discard:
+                if not self.end_reason:
+                    self.end_reason = "the draw deck and the discard pile are empty"
+                return -1
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+        card = self.deck.pop()
+        if not self.deck and not self.discard and not self.end_reason:
+            self.end_reason = "the final card was drawn"
+        return card
+
+    def draw_up(self, p: int) -> None:
+        """The draw action: up to five cards, or one more with five or more (R5.3)."""
+        hand = len(self.hands[p])
+        self.draw(p, self.game.hand_size - hand if hand < self.game.hand_size else 1)
+        self.emit("draw_action", p)
+
+    def imports_cap(self, p: int) -> int:
+        return 1 + len(self.shipments[p])
+
+    def goods_cap(self, p: int) -> int:
+        return 2 * (1 + len(self.shipments[p]))
+
+    def tier(self, p: int, t: int) -> int:
+        """Goods of type t plus the harbor's innate tier (R5.5)."""
+        ctype = self.game.ctype
+        return sum(1 for c in self.goods[p] if ctype[c] == t) + (self.colour[p] == t)
+
+    def deficit(self, p: int, card: int) -> int:
+        return max(0, self.game.ctier[card] - self.tier(p, self.game.ctype[card]))
+
+    def harbor_ships(self, p: int) -> list[int]:
+        return [s for s in (2 * p, 2 * p + 1) if not self.at_sea[s]]
+
+    def sea_ships(self) -> list[int]:
+        return [s for s in range(2 * self.n) if self.at_sea[s] and self.cargo[s]]
+
+    # ----- loading and completion ----------------------------------------------------------------
+    def requirement(self, s: int) -> list[int]:
+        cload = self.game.cload
+        return [colour for c in self.contracts[s] for colour in cload[c]]
+
+    def matched(self, s: int, extra: int = -1) -> int:
+        """Containers on ship s (plus ``extra``) that fill a required slot, at best."""
+        ctype = self.game.ctype
+        slots = [0] * NUM_TYPES
+        for colour in self.requirement(s):
+            slots[colour] += 1
+        have = [0] * NUM_TYPES
+        for c in self.cargo[s]:
+            have[ctype[c]] += 1
+        if extra >= 0:
+            have[ctype[extra]] += 1
+        return sum(min(h, k) for h, k in zip(have, slots))
+
+    def fits(self, s: int, card: int) -> bool:
+        """A container may be loaded only into an open slot of its colour (R5.7)."""
+        return bool(self.contracts[s]) and self.matched(s, card) > self.matched(s)
+
+    def room(self, s: int) -> int:
+        return self.game.max_load - len(self.requirement(s))
+
+    def load_onto(self, s: int, card: int, via: str = "load") -> None:
+        """Load a container; ``via`` is "load", "pirate" or "power" (some powers care)."""
+        self.cargo[s].append(card)
+        self.emit("loaded", s // 2, s, card, via)
+        self.check_complete(s)
+
+    def check_complete(self, s: int) -> None:
+        if self.contracts[s] and self.matched(s) == len(self.requirement(s)):
+            self.complete(s)
+
+    def complete(self, s: int) -> None:
+        """A shipment completes at once (R5.7): payout, seed the island, contracts to shipments
+        (their immediate powers in contract order), then the ship sails with its containers."""
+        p = s // 2
+        self.gain(p, self.game.payout[min(len(self.cargo[s]), 8)])
+        card = self.draw_card()
+        if card >= 0:
+            self.island.append(card)
+        done = self.contracts[s]
+        self.contracts[s] = []
+        for c in done:
+            self.add_shipment(p, c)
+        # Tasks run last-pushed first: immediate powers in contract order, then the powers that
+        # react to a completion, then the ship sails.
+        self.push("sail", s)
+        self.emit("completed", p, s, tuple(done))
+        for c in reversed(done):
+            if self.game.cards[c].key in IMMEDIATE:
+                self.push("power", self.game.cards[c].key, p)
+
+    def ship_emptied(self, s: int) -> None:
+        """A ship at sea with no containers left returns to its owner's harbor."""
+        if self.at_sea[s] and not self.cargo[s]:
+            self.at_sea[s] = False
+            self.emit("ship_returned", s)
+
+    def remove_from_sea_or_island(self, card: int) -> int:
+        """Take a public card off a ship at sea (returns the ship) or the island (returns -1)."""
+        if card in self.island:
+            self.island.remove(card)
+            return -1
+        for s in range(2 * self.n):
+            if self.at_sea[s] and card in self.cargo[s]:
+                self.cargo[s].remove(card)
+                return s
+        raise AssertionError(f"card {card} is neither at sea nor on the island")
+
+    # ----- helpers for asks ----------------------------------------------------------------------
+    def wild_firsts(self, p: int) -> list[int]:
+        ctype = self.game.ctype
+        hand = self.hands[p]
+        counts = [0] * NUM_TYPES
+        for c in hand:
+            counts[ctype[c]] += 1
+        return [c for c in hand if counts[ctype[c]] >= 2]
+
+    def next_seat(self, p: int) -> int:
+        return (p + 1) % self.n
+
+    def order_from_leader(self) -> list[int]:
+        return [(self.leader + i) % self.n for i in range(self.n)]
+
+
+# ----- tasks ---------------------------------------------------------------------------------------
+def _cards(cards) -> list[int]:
+    return sorted(A.CARD + c for c in cards)
+
+
+def t_turn(st: ImportExportState) -> None:
+    n = st.n
+    st.declared = -1
+    st.followed = [0] * n
+    st.actions_left = [0] * n
+    st.sold = [False] * n
+    st.bids = [-1] * n
+    st.import_ship = -1
+    _ask_lead(st)
+
+
+def _ask_lead(st: ImportExportState) -> None:
+    p = st.leader
+    options = [A.DRAW] + _cards(st.hands[p])
+    if st.wild_firsts(p):
+        options.append(A.WILD)
+    # "At any point when a player is the leader of the turn, they may discard any shipment
+    # contracts" -- offered before declaring.
+    options += _cards(c for s in st.harbor_ships(p) for c in st.contracts[s])
+    st._ask(P_LEAD, p, sorted(options))
+
+
+def r_lead(st: ImportExportState, action: int) -> None:
+    p = st.leader
+    if action == A.DRAW:
+        st.draw_up(p)
+        st.push("turn_end")
+        return
+    if action == A.WILD:
+        st._ask(P_WILD1, p, _cards(st.wild_firsts(p)), (1, p))
+        return
+    card = action - A.CARD
+    if card in st.hands[p]:
+        st.hands[p].remove(card)
+        st.played[p].append(card)
+        _declare(st, st.game.caction[card])
+        return
+    st.push("lead")
+    for s in st.harbor_ships(p):                 # a contract discarded; containers stay (R5.8)
+        if card in st.contracts[s]:
+            st.contracts[s].remove(card)
+            st.discard.append(card)
+            st.check_complete(s)
+
+
+def _declare(st: ImportExportState, action_type: int) -> None:
+    st.declared = action_type
+    st.followed[st.leader] = 1
+    st.push("follow", st.next_seat(st.leader))
+
+
+def t_lead(st: ImportExportState) -> None:
+    _ask_lead(st)
+
+
+def t_follow(st: ImportExportState, p: int) -> None:
+    if p == st.leader:
+        st.push("execute")
+        return
+    declared = st.game.caction
+    options = [A.DRAW] + _cards(c for c in st.hands[p] if declared[c] == st.declared)
+    if st.wild_firsts(p):
+        options.append(A.WILD)
+    st._ask(P_FOLLOW, p, sorted(options), (p,))
+
+
+def r_follow(st: ImportExportState, action: int, p: int) -> None:
+    if action == A.DRAW:
+        st.followed[p] = 2
+        st.draw_up(p)
+        st.push("follow", st.next_seat(p))
+        return
+    if action == A.WILD:
+        st._ask(P_WILD1, p, _cards(st.wild_firsts(p)), (0, p))
+        return
+    card = action - A.CARD
+    st.hands[p].remove(card)
+    st.played[p].append(card)
+    st.followed[p] = 1
+    st.push("follow", st.next_seat(p))
+
+
+def r_wild1(st: ImportExportState, action: int, leading: int, p: int) -> None:
+    card = action - A.CARD
+    st.hands[p].remove(card)
+    st.played[p].append(card)
+    t = st.game.ctype[card]
+    st._ask(P_WILD2, p, _cards(c for c in st.hands[p] if st.game.ctype[c] == t), (leading, p))
+
+
+def r_wild2(st: ImportExportState, action: int, leading: int, p: int) -> None:
+    card = action - A.CARD
+    st.hands[p].remove(card)
+    st.played[p].append(card)
+    if leading:
+        st._ask(P_WILD_ACTION, p, [A.ACTION + a for a in range(len(ACTIONS))], (), public=True)
+    else:
+        st.followed[p] = 1
+        st.push("follow", st.next_seat(p))
+
+
+def r_wild_action(st: ImportExportState, action: int) -> None:
+    _declare(st, action - A.ACTION)
+
+
+def t_execute(st: ImportExportState) -> None:
+    """Steps 3 and 4: the leader, then each follower clockwise, carries out its actions: one for
+    following, plus one per matching card in its imports (drawers keep their imports)."""
+    caction = st.game.caction
+    a = st.declared
+    order = st.order_from_leader()
+    for p in order:
+        st.actions_left[p] = (st.followed[p] == 1) + sum(1 for c in st.imports[p] if caction[c] == a)
+    st.push("turn_end")
+    if a == IMPORT:
+        st.push("import_round", 1)
+        return
+    for p in reversed(order):
+        st.push("act", p)
+
+
+def t_act(st: ImportExportState, p: int) -> None:
+    if st.actions_left[p] <= 0:
+        return
+    a = st.declared
+    g = st.game
+    if a == CONTRACT:
+        ships = st.harbor_ships(p)
+        left = st.actions_left[p]
+        options = [A.CARD + c for c in st.hands[p]
+                   if st.deficit(p, c) <= left - 1 and any(st.room(s) >= len(g.cload[c]) for s in ships)]
+    elif a == LOAD:
+        ships = [s for s in st.harbor_ships(p) if st.contracts[s]]
+        options = [A.CARD + c for c in st.hands[p] if any(st.fits(s, c) for s in ships)]
+    elif a == PIRATE:
+        options = _cards(st.island) + _cards(c for s in st.sea_ships() for c in st.cargo[s])
+        st._ask(P_PIRATE_TAKE, p, sorted([A.DONE] + options), (p,), public=True)
+        return
+    else:
+        options = [] if st.sold[p] else [A.CARD + c for c in st.hands[p]]
+        if len(st.imports[p]) < st.imports_cap(p):
+            options += [A.CARD + c for c in st.island]
+    st._ask(_ACT_PHASE[a], p, sorted([A.DONE] + options), (p,))
+
+
+def r_contract_card(st: ImportExportState, action: int, p: int) -> None:
+    if action == A.DONE:
+        st.actions_left[p] = 0
+        return
+    card = action - A.CARD
+    st.hands[p].remove(card)
+    st.pending = card
+    # Each extra Contract action spent lowers the tier requirement by one (R5.6).
+    st.actions_left[p] -= 1 + st.deficit(p, card)
+    st.push("act", p)
+    need = len(st.game.cload[card])
+    st._ask(P_CONTRACT_SHIP, p, [A.SHIP + s for s in st.harbor_ships(p) if st.room(s) >= need], (p, card), True)
+
+
+def r_contract_ship(st: ImportExportState, action: int, p: int, card: int) -> None:
+    s = action - A.SHIP
+    st.pending = -1
+    st.contracts[s].append(card)
+    st.emit("contracted", p, s, card)
+    st.check_complete(s)            # containers left by a discarded contract may already fit
+
+
+def r_load_card(st: ImportExportState, action: int, p: int) -> None:
+    if action == A.DONE:
+        st.actions_left[p] = 0
+        return
+    card = action - A.CARD
+    st.hands[p].remove(card)
+    st.pending = card
+    st.actions_left[p] -= 1
+    st.push("act", p)
+    ships = [s for s in st.harbor_ships(p) if st.fits(s, card)]
+    st._ask(P_LOAD_SHIP, p, [A.SHIP + s for s in ships], (p, card), True)
+
+
+def r_load_ship(st: ImportExportState, action: int, p: int, card: int) -> None:
+    st.pending = -1
+    st.load_onto(action - A.SHIP, card)
+
+
+def r_pirate_take(st: ImportExportState, action: int, p: int) -> None:
+    if action == A.DONE:
+        st.actions_left[p] = 0
+        return
+    card = action - A.CARD
+    st.pending = card
+    st.actions_left[p] -= 1
+    st.push("act", p)
+    s = st.remove_from_sea_or_island(card)
+    st.emit("pirated", p, card, s)
+    if s >= 0:
+        st.ship_emptied(s)           # the owner gets nothing (R5.10)
+    if st.ask is not None:           # a power asked something first: place the container after
+        st.push("pirate_place", p, card)
+        return
+    _ask_pirate_place(st, p, card)
+
+
+def t_pirate_place(st: ImportExportState, p: int, card: int) -> None:
+    _ask_pirate_place(st, p, card)
+
+
+def _ask_pirate_place(st: ImportExportState, p: int, card: int) -> None:
+    ships = [A.SHIP + s for s in st.harbor_ships(p) if st.fits(s, card)]
+    st._ask(P_PIRATE_PLACE, p, ships or [A.ZONE + A.DISCARD], (p, card), True)
+
+
+def r_pirate_place(st: ImportExportState, action: int, p: int, card: int) -> None:
+    st.pending = -1
+    if action == A.ZONE + A.DISCARD:
+        st.discard.append(card)
+    else:
+        st.load_onto(action - A.SHIP, card, "pirate")
+
+
+def r_supply(st: ImportExportState, action: int, p: int) -> None:
+    if action == A.DONE:
+        st.actions_left[p] = 0
+        return
+    card = action - A.CARD
+    st.actions_left[p] -= 1
+    st.push("act", p)
+    if card in st.hands[p]:              # sell: once per turn (R5.11)
+        st.hands[p].remove(card)
+        st.island.append(card)
+        st.sold[p] = True
+        st.gain(p, st.game.sale_price)
+    else:
+        st.island.remove(card)
+        st.imports[p].append(card)
+
+
+# ----- import --------------------------------------------------------------------------------------
+def t_import_round(st: ImportExportState, r: int) -> None:
+    """Round r: everyone with at least r Import actions bids on the ship the leader picks."""
+    bidders = [p for p in st.order_from_leader() if st.actions_left[p] >= r]
+    ships = st.sea_ships()
+    if not bidders or not ships:
+        return
+    st.bidders = bidders
+    st._ask(P_IMPORT_SHIP, st.leader, [A.SHIP + s for s in ships], (r,), True)
+
+
+def r_import_ship(st: ImportExportState, action: int, r: int) -> None:
+    s = action - A.SHIP
+    st.import_ship = s
+    st.push("import_round", r + 1)
+    if len(st.bidders) == 1:             # a single participant takes the cards free (R5.9)
+        _won(st, st.bidders[0], s, 0)
+        return
+    st.bids = [-1] * st.n
+    st.push("bid", 0)
+
+
+def t_bid(st: ImportExportState, i: int) -> None:
+    p = st.bidders[i]
+    top = min(st.credits[p] // 2, A.MAX_BID_STEPS)
+    st._ask(P_BID, p, [A.BID + k for k in range(top + 1)], (i,), True)
+
+
+def r_bid(st: ImportExportState, action: int, i: int) -> None:
+    p = st.bidders[i]
+    st.bids[p] = action - A.BID
+    if i + 1 < len(st.bidders):
+        st.push("bid", i + 1)
+        return
+    # All bids are in: reveal. Ties go to the leader, else to the tied player closest
+    # clockwise from him: the bidders are listed in that order (R5.9).
+    best = max(st.bids[q] for q in st.bidders)
+    winner = next(q for q in st.bidders if st.bids[q] == best)
+    st.last_bids = st.bids[:]
+    st.bids = [-1] * st.n
+    _won(st, winner, st.import_ship, 2 * best)
+
+
+def _won(st: ImportExportState, p: int, s: int, price: int) -> None:
+    st.pay(p, price)
+    owner = s // 2
+    if owner != p:
+        st.gain(owner, st.game.owner_fee)
+    st.push("import_pick", p, s, min(2, len(st.cargo[s])), 0)
+
+
+def t_import_pick(st: ImportExportState, p: int, s: int, left: int, used_import: int) -> None:
+    if left <= 0 or not st.cargo[s]:
+        st.ship_emptied(s)
+        return
+    st._ask(P_IMPORT_PICK, p, _cards(st.cargo[s]), (p, s, left, used_import), True)
+
+
+def r_import_pick(st: ImportExportState, action: int, p: int, s: int, left: int, used_import: int) -> None:
+    card = action - A.CARD
+    st.cargo[s].remove(card)
+    st.pending = card
+    # "up to one card in their imports, and/or up to two cards in their goods", capacity
+    # permitting; a card with no room is discarded (FAQ).
+    zones = []
+    if not used_import and len(st.imports[p]) < st.imports_cap(p):
+        zones.append(A.ZONE + A.IMPORTS)
+    if len(st.goods[p]) < st.goods_cap(p):
+        zones.append(A.ZONE + A.GOODS)
+    st._ask(P_IMPORT_ZONE, p, zones or [A.ZONE + A.DISCARD], (p, s, left, used_import, card), True)
+
+
+def r_import_zone(st: ImportExportState, action: int, p: int, s: int, left: int, used_import: int, card: int) -> None:
+    st.pending = -1
+    zone = action - A.ZONE
+    st.push("import_pick", p, s, left - 1, used_import | (zone == A.IMPORTS))
+    if zone == A.IMPORTS:
+        st.imports[p].append(card)
+    elif zone == A.GOODS:
+        st.add_good(p, card)
+    else:
+        st.discard.append(card)
+    st.emit("imported", p, s, card)
+
+
+# ----- end of turn ---------------------------------------------------------------------------------
+def t_turn_end(st: ImportExportState) -> None:
+    """Step 5: played cards go to the discard pile; the next player clockwise leads."""
+    for p in range(st.n):
+        st.discard.extend(st.played[p])
+        st.played[p] = []
+    st.declared = -1
+    st.once = []
+    st.turn += 1
+    if st.instant_winner >= 0 or st.end_reason:
+        st.over = True
+        return
+    if st.turn >= st.game.config.max_turns:
+        st.over = True
+        st.truncated = True
+        st.end_reason = f"turn cap ({st.game.config.max_turns} turns)"
+        return
+    st.leader = st.next_seat(st.leader)
+    st.push("turn")
+
+
+def t_sail(st: ImportExportState, s: int) -> None:
+    """The completed ship and its containers go to the open sea."""
+    st.at_sea[s] = True
+    st.ship_emptied(s)              # a ship emptied by a power before sailing stays home
+
+
+def t_power(st: ImportExportState, key: str, *args) -> None:
+    POWER_TASK.get(key, IMMEDIATE.get(key))(st, *args)
+
+
+def r_power(st: ImportExportState, action: int, key: str, *args) -> None:
+    POWER_RESUME[key](st, action, *args)
+
+
+TASKS = {
+    "sail": t_sail, "power": t_power, "pirate_place": t_pirate_place,
+    "turn": t_turn, "lead": t_lead, "follow": t_follow, "execute": t_execute, "act": t_act,
+    "import_round": t_import_round, "bid": t_bid, "import_pick": t_import_pick, "turn_end": t_turn_end,
+}
+RESUME = {
+    P_LEAD: r_lead, P_WILD1: r_wild1, P_WILD2: r_wild2, P_WILD_ACTION: r_wild_action, P_FOLLOW: r_follow,
+    P_CONTRACT_CARD: r_contract_card, P_CONTRACT_SHIP: r_contract_ship, P_LOAD_CARD: r_load_card,
+    P_LOAD_SHIP: r_load_ship, P_IMPORT_SHIP: r_import_ship, P_BID: r_bid, P_IMPORT_PICK: r_import_pick,
+    P_IMPORT_ZONE: r_import_zone, P_PIRATE_TAKE: r_pirate_take, P_PIRATE_PLACE: r_pirate_place,
+    P_SUPPLY: r_supply, P_POWER: r_power,
+}
+
+from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK  # noqa: E402  (powers import this module)
