@@ -139,6 +139,15 @@ class ImportExportGame(Game):
     def num_actions(self) -> int:
         return A.NUM_ACTIONS
 
+    def card_id(self, card) -> int:
+        """A card's id from its id, key (``"laptops"``) or name (``"LAPTOPS"``)."""
+        if isinstance(card, int):
+            return card
+        key = card.lower().replace(" ", "_")
+        if key not in self.ids:
+            raise KeyError(f"no card {card!r}")
+        return self.ids[key]
+
     @property
     def score_scale(self) -> float:
         return 50.0
@@ -219,6 +228,7 @@ class ImportExportState(State):
         self.passive = [0] * n                     # passive credits (Helicopter), paid at the end
         self.instant_winner = -1                   # a power that wins the game outright
         self.once: list[str] = []                  # "once per turn" powers used this turn
+        self.double_turn = [0] * n                 # Delayed Game: 1 owed, 2 being taken now
         self.stack: list[tuple] = [("turn",)]
         self.ask: tuple | None = None
         self._run()
@@ -292,6 +302,68 @@ class ImportExportState(State):
         other.rng = random.Random(rng.getrandbits(64))
         other._not_replayable = "a resampled state is a hypothetical deal"
         return other
+
+    def arrange(self, *, hands=None, imports=None, goods=None, shipments=None, ships=None, island=(),
+                deck_top=(), discard=(), credits=None, leader=None, colours=None) -> "ImportExportState":
+        """Lay out a scripted position (for tests and tutorials), then start a turn.
+
+        Cards are named by key or name (``"laptops"``, ``"LAPTOPS"``). ``hands``, ``imports``,
+        ``goods`` and ``shipments`` map seats to card lists; ``ships`` maps ship ids to
+        ``{"at_sea": bool, "contracts": [...], "cargo": [...]}`` (ships not named wait empty in
+        their harbor); ``deck_top`` lists the next draws, first drawn first. Every card not placed
+        is shuffled into the deck, so cards are conserved. ``credits`` maps seats to active
+        credits (the bank holds the rest). An arranged state cannot be replayed from its seed.
+        """
+        g, n = self.game, self.n
+        pool = set(g.deck_cards)
+
+        def take(cards) -> list[int]:
+            ids = [g.card_id(c) for c in cards]
+            for c in ids:
+                if c not in pool:
+                    raise ValueError(f"{g.names[c]} is placed twice or is not in this game's deck")
+                pool.remove(c)
+            return ids
+
+        def per_seat(mapping) -> list[list[int]]:
+            mapping = mapping or {}
+            return [take(mapping.get(p, ())) for p in range(n)]
+
+        self.hands, self.imports, self.goods = per_seat(hands), per_seat(imports), per_seat(goods)
+        self.shipments = per_seat(shipments)
+        self.owner = [-1] * len(g.cards)
+        for p in range(n):
+            for c in self.shipments[p]:
+                self.owner[c] = p
+        self.at_sea = [False] * (2 * n)
+        self.contracts = [[] for _ in range(2 * n)]
+        self.cargo = [[] for _ in range(2 * n)]
+        for s, ship in (ships or {}).items():
+            self.at_sea[s] = bool(ship.get("at_sea", False))
+            self.contracts[s] = take(ship.get("contracts", ()))
+            self.cargo[s] = take(ship.get("cargo", ()))
+        self.island, self.discard = take(island), take(discard)
+        top = take(deck_top)
+        rest = sorted(pool)
+        self.rng.shuffle(rest)
+        self.deck = rest + top[::-1]
+        if colours is not None:
+            self.colour = list(colours)
+        start = g.data.rules["start_credits"]
+        self.credits = [(credits or {}).get(p, start) for p in range(n)]
+        self.bank = g.data.rules["bank"] - sum(self.credits)
+        if leader is not None:
+            self.leader = leader
+        self.played = [[] for _ in range(n)]
+        self.pending = -1
+        self.last_bids = [-1] * n
+        self.turn = 0
+        self.end_reason = ""
+        self.stack = [("turn",)]
+        self.ask = None
+        self._not_replayable = "its position was laid out with arrange()"
+        self._run()
+        return self
 
     # ----- the step ----------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -532,6 +604,8 @@ def _cards(cards) -> list[int]:
 
 def t_turn(st: ImportExportState) -> None:
     n = st.n
+    if st.double_turn[st.leader] == 1:
+        st.double_turn[st.leader] = 2           # this leader leads twice in a row (Delayed Game)
     st.declared = -1
     st.followed = [0] * n
     st.actions_left = [0] * n
@@ -646,9 +720,10 @@ def t_execute(st: ImportExportState) -> None:
     st.push("turn_end")
     if a == IMPORT:
         st.push("import_round", 1)
-        return
-    for p in reversed(order):
-        st.push("act", p)
+    else:
+        for p in reversed(order):
+            st.push("act", p)
+    st.emit("execute", st.leader, a)
 
 
 def t_act(st: ImportExportState, p: int) -> None:
@@ -821,6 +896,7 @@ def _won(st: ImportExportState, p: int, s: int, price: int) -> None:
 def t_import_pick(st: ImportExportState, p: int, s: int, left: int, used_import: int) -> None:
     if left <= 0 or not st.cargo[s]:
         st.ship_emptied(s)
+        st.emit("import_done", p, s)
         return
     st._ask(P_IMPORT_PICK, p, _cards(st.cargo[s]), (p, s, left, used_import), True)
 
@@ -869,7 +945,10 @@ def t_turn_end(st: ImportExportState) -> None:
         st.truncated = True
         st.end_reason = f"turn cap ({st.game.config.max_turns} turns)"
         return
-    st.leader = st.next_seat(st.leader)
+    if st.double_turn[st.leader] == 2:
+        st.double_turn[st.leader] = 0
+    else:
+        st.leader = st.next_seat(st.leader)
     st.push("turn")
 
 

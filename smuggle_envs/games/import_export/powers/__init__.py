@@ -38,6 +38,8 @@ EVENTS = {
     "drew": "(p, k): p drew k cards (any reason)",
     "ship_returned": "(ship): a ship came back from the open sea to its owner's harbor",
     "spent": "(p, amount): p paid or lost credits (to the bank or a player)",
+    "execute": "(leader, action): everyone has followed or drawn; the actions are about to be carried out",
+    "import_done": "(p, ship): p finished taking the containers it won (or took free) from ship",
 }
 
 
