@@ -229,6 +229,7 @@ class ImportExportState(State):
         self.instant_winner = -1                   # a power that wins the game outright
         self.once: list[str] = []                  # "once per turn" powers used this turn
         self.double_turn = [0] * n                 # Delayed Game: 1 owed, 2 being taken now
+        self.check_wins_now = False                 # True once any WIN_CHECKS card is held
         self.stack: list[tuple] = [("turn",)]
         self.ask: tuple | None = None
         self._run()
@@ -335,6 +336,7 @@ class ImportExportState(State):
         for p in range(n):
             for c in self.shipments[p]:
                 self.owner[c] = p
+        self.check_wins_now = any(self.owner[g.ids[k]] >= 0 for k in WIN_CHECKS)
         self.at_sea = [False] * (2 * n)
         self.contracts = [[] for _ in range(2 * n)]
         self.cargo = [[] for _ in range(2 * n)]
@@ -372,10 +374,28 @@ class ImportExportState(State):
         RESUME[ask[0]](self, action, *ask[3])
         self._run()
 
+    def win(self, p: int, reason: str) -> None:
+        """A power wins the game outright for p: the game ends at once."""
+        self.instant_winner = p
+        self.end_reason = reason
+        self.over = True
+
+    def check_wins(self) -> None:
+        """Powers whose condition wins the game outright (``powers.WIN_CHECKS``)."""
+        for key, fn in WIN_CHECKS.items():
+            p = self.owner[self.game.ids[key]]
+            if p >= 0 and fn(self, p):
+                self.win(p, f"player {p} won with {self.game.names[self.game.ids[key]].title()}")
+                return
+
     def _run(self) -> None:
         """Run tasks until a decision is needed; apply single public choices on the way."""
         stack = self.stack
         while not self.over:
+            if self.check_wins_now:
+                self.check_wins()
+                if self.over:
+                    return
             ask = self.ask
             if ask is not None:
                 if len(ask[2]) == 1 and ask[4]:
@@ -405,6 +425,8 @@ class ImportExportState(State):
     def add_shipment(self, p: int, card: int) -> None:
         self.shipments[p].append(card)
         self.owner[card] = p
+        if self.game.cards[card].key in WIN_CHECKS:
+            self.check_wins_now = True
 
     def remove_shipment(self, p: int, card: int) -> None:
         self.shipments[p].remove(card)
@@ -979,4 +1001,4 @@ RESUME = {
     P_SUPPLY: r_supply, P_POWER: r_power,
 }
 
-from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK  # noqa: E402  (powers import this module)
+from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)

@@ -8,6 +8,8 @@ A power is a few small functions hooked into the engine (``rules.py``) in one of
   for every key whose card is in a player's completed shipments. The events and their
   arguments are listed in ``EVENTS``.
 * ``END_GAME``: read by ``scoring.final_scores``.
+* ``WIN_CHECKS[key](st, holder) -> bool``: checked between every two steps once any such card
+  is held; True wins the game outright (``st.win``).
 * Rule changes that alter a basic rule (wild containers, rainbow requirements, capacities,
   ties...) are asked for where the rule lives, with ``st.has(p, key)``.
 
@@ -24,6 +26,7 @@ from typing import Callable
 IMMEDIATE: dict[str, Callable] = {}
 LISTENERS: dict[str, list[tuple[str, Callable]]] = {}
 END_GAME: dict[str, Callable] = {}
+WIN_CHECKS: dict[str, Callable] = {}
 POWER_RESUME: dict[str, Callable] = {}
 POWER_TASK: dict[str, Callable] = {}
 
@@ -76,6 +79,13 @@ def task(name: str):
         if name in POWER_TASK:
             raise ValueError(f"power task {name!r} registered twice")
         POWER_TASK[name] = fn
+        return fn
+    return register
+
+
+def win_check(key: str):
+    def register(fn):
+        WIN_CHECKS[key] = fn
         return fn
     return register
 
