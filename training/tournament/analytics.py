@@ -3,8 +3,9 @@
 Each stored game is replayed from (env id, config, seed, actions) on the engine, and every
 decision is classified from the state's public fields just before and after it. Games register
 an analyser in ``ANALYZERS`` (env id -> class); a game without one gets ``GenericAnalysis``,
-which says so and counts decisions per agent. Import / Export's sealed bids, CIQ's and Illegal's
-hidden information will plug in here as those games arrive.
+which says so and counts decisions per agent. Smuggle's analyser is below; CIQ's, Illegal's and
+Humble smuggle's are in ``analytics_ciq.py``, ``analytics_illegal.py`` and ``analytics_humble.py``
+(their definitions in their docstrings), sharing the helpers of ``analytics_common.py``.
 
 Smuggle (``SmuggleAnalysis``), per agent:
 
@@ -33,41 +34,17 @@ caught a liar / informs), lies faced and caught.
 from __future__ import annotations
 
 import csv
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from training.match import fmt_num, format_table, wilson_interval
+from training.match import format_table
 
-
-def _rate(num: float, den: float) -> float:
-    return num / den if den else math.nan
-
-
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def _ci(num: float, den: int) -> str:
-    if not den:
-        return "-"
-    lo, hi = wilson_interval(num, den)
-    return f"[{100 * lo:.1f}%, {100 * hi:.1f}%]"
-
-
-def _money(x: float) -> str:
-    return "-" if math.isnan(x) else fmt_num(round(x, 2))
-
-
-def _canvas(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig
+from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, write_rows
+from .analytics_ciq import CIQAnalysis
+from .analytics_humble import HumbleSmuggleAnalysis
+from .analytics_illegal import IllegalAnalysis
 
 
 # ----- Smuggle -----------------------------------------------------------------------------------
@@ -295,17 +272,11 @@ class SmuggleAnalysis:
         return "\n\n".join(parts)
 
     def write_csv(self, path: str | os.PathLike) -> None:
-        rows = [s.row() for s in self.ordered()]
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["agent"])
-            w.writeheader()
-            w.writerows(rows)
+        write_rows(path, [s.row() for s in self.ordered()])
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        names = [s.name for s in agents]
-        fig = _canvas(max(8.0, 1.2 * len(agents) + 4), 7)
-        panels = [
+        plot_panels(path, title or "Smuggle bluffing", [s.name for s in agents], [
             ("as holder", [("lie rate", [_rate(s.lies, s.declarations) for s in agents]),
                            ("lies caught", [_rate(s.caught, s.lies) for s in agents])], "share"),
             ("profit from lying per lie", [("profit/lie", [_rate(s.profit, s.lies) for s in agents])],
@@ -316,26 +287,7 @@ class SmuggleAnalysis:
             ("as next player", [("Informer rate", [_rate(s.informs, s.receives) for s in agents]),
                                 ("precision", [_rate(s.inform_hits, s.informs) for s in agents])],
              "share"),
-        ]
-        for i, (panel_title, series, unit) in enumerate(panels, 1):
-            ax = fig.add_subplot(2, 2, i)
-            width = 0.8 / len(series)
-            for j, (label, values) in enumerate(series):
-                xs = [x + (j - (len(series) - 1) / 2) * width for x in range(len(agents))]
-                ax.bar(xs, [0 if math.isnan(v) else v for v in values], width, label=label)
-            ax.set_xticks(range(len(agents)))
-            ax.set_xticklabels(names, rotation=30, ha="right", fontsize="small")
-            ax.set_title(panel_title, fontsize="medium")
-            if unit == "share":
-                ax.set_ylim(0, 1)
-            else:
-                ax.axhline(0, color="black", linewidth=0.8)
-            if len(series) > 1:
-                ax.legend(fontsize="x-small")
-            ax.grid(axis="y", alpha=0.3)
-        fig.suptitle(title or "Smuggle bluffing")
-        fig.tight_layout()
-        fig.savefig(path)
+        ])
 
 
 # ----- fallback ----------------------------------------------------------------------------------
@@ -390,7 +342,12 @@ class GenericAnalysis:
         fig.savefig(path)
 
 
-ANALYZERS = {"smuggle_v0": SmuggleAnalysis}
+ANALYZERS = {
+    "smuggle_v0": SmuggleAnalysis,
+    "ciq_v0": CIQAnalysis,
+    "illegal_v0": IllegalAnalysis,
+    "humble_smuggle_v0": HumbleSmuggleAnalysis,
+}
 """env id -> analyser class: ``cls(agent_names)`` with ``add_game(env_id, config, seed, actions,
 seating)``, ``text()``, ``write_csv(path)`` and ``plot(path, title)``."""
 

@@ -318,8 +318,11 @@ def register(subparsers) -> None:
                     "Smuggle: how often it declares untruthfully, the duty it leaves undeclared,\n"
                     "how often its lies are caught and by whom, its profit from lying; as Officer\n"
                     "its search rate and precision; as next player its Informer rate and precision;\n"
-                    "Diplomatic Bag claims true and false. Other games: whatever applies once they\n"
-                    "have an analyser (else a count of decisions). Printed, and written as CSV and PNG.")
+                    "Diplomatic Bag claims true and false. CIQ: smuggle rate, Smuggles caught, Fire\n"
+                    "rate and precision. Illegal: trades offered and accepted, Magnum reactions,\n"
+                    "cards passed after Paranoia. Humble smuggle: face-down selections that broke or\n"
+                    "fit the round's rule. Other games: a count of decisions. Printed, and written\n"
+                    "as CSV and PNG.")
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
     p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")

@@ -99,9 +99,14 @@ def test_tournament_end_to_end(env_id, tmp_path, run_cli, has_rule_bot, capsys):
     assert run_cli(["analyze", str(db_path), "--out", str(tmp_path / "an")]) == 0
     text = capsys.readouterr().out
     assert f"=== tournament {tid}: {env_id}" in text
-    if env_id == "smuggle_v0":
-        assert "declarations (as holder)" in text and "as Customs Officer" in text
-        assert (tmp_path / "an" / f"results_t{tid}_bluffing.png").is_file()
+    analysed = {"smuggle_v0": ("bluffing", "declarations (as holder)", "as Customs Officer"),
+                "ciq_v0": ("smuggling", "as shipper", "as target of a Smuggle"),
+                "illegal_v0": ("hidden_information", "trades (with the active player)", "Magnum reactions"),
+                "humble_smuggle_v0": ("face_down", "face-down selections", "Play cards attached")}
+    if env_id in analysed:
+        title, *headers = analysed[env_id]
+        assert all(h in text for h in headers) and "no hidden-information analysis" not in text
+        assert (tmp_path / "an" / f"results_t{tid}_{title}.png").is_file()
     else:
         assert "no hidden-information analysis" in text
 

@@ -1,0 +1,211 @@
+"""Face-down analytics of Humble smuggle (``humble_smuggle_v0``), computed from stored replays.
+
+Humble smuggle hides two things until the reveal: the white card each player selects face down
+(step 2, "secretly"), and the kind of each black Play card attached face down to a selected card
+(step 3; who attached how many where is public). The round's rule is public before the
+selection (the icon of the centre card left after drafting, R3.1), so a selection can be judged
+against it. There is no search or challenge in this game: every selected card is revealed, and
+the rule decides alone which are discarded. Per agent:
+
+**Selections** (its face-down white cards):
+  * *selected*, *revealed*; *broke the rule*: revealed and discarded by the round's rule (they
+    score nothing), *fit*: scored; break rate = broke / revealed; the tens-digit *points* of the
+    cards that fit, and of those that broke (points lost);
+  * *on printed values*: whether the card would have been discarded had nobody attached a Play
+    card this round (the replay resolves the round without them on a copy of the state);
+    *saved* by Play cards: would have broken, fit; *sunk* by Play cards: would have fit, broke;
+  * by rule family (Standard, Double Up, High & Low, Symbol Up, Safe Zone): broke / revealed;
+  * *never revealed*: white cards still in its hand when the replay ends, plus selections the
+    game ended before revealing (a truncated game).
+**Play cards** it attached face down: on its own card (and how many of those then fit), on
+other players' cards (and how many of those then broke).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from training.match import format_table
+
+from .analytics_common import PerAgentAnalysis, _ci, _pct, _rate, plot_panels
+
+RULE_FAMILIES = ("Standard", "Double Up", "High & Low", "Symbol Up", "Safe Zone")
+
+
+def _family(rule: int) -> str:
+    from smuggle_envs.games.humble_smuggle.rules import DOUBLE_UP, HIGH_LOW, SAFE_ZONE, STANDARD
+
+    return {STANDARD: "Standard", DOUBLE_UP: "Double Up", HIGH_LOW: "High & Low",
+            SAFE_ZONE: "Safe Zone"}.get(rule, "Symbol Up")
+
+
+@dataclass
+class HumbleAgentStats:
+    name: str
+    selected: int = 0
+    revealed: int = 0
+    broke: int = 0
+    points_fit: int = 0
+    points_lost: int = 0
+    printed_broke: int = 0           # would have broken on printed values
+    saved: int = 0
+    sunk: int = 0
+    left_in_hand: int = 0
+    by_rule: dict[str, list[int]] = field(default_factory=dict)   # family -> [revealed, broke]
+    # Play cards attached
+    plays: int = 0
+    plays_own: int = 0
+    plays_own_fit: int = 0
+    plays_other: int = 0
+    plays_other_broke: int = 0
+
+    @property
+    def fit(self) -> int:
+        return self.revealed - self.broke
+
+    @property
+    def never_revealed(self) -> int:
+        return self.left_in_hand + self.selected - self.revealed
+
+    def row(self) -> dict[str, float]:
+        row = {
+            "agent": self.name, "selected": self.selected, "revealed": self.revealed,
+            "broke_rule": self.broke, "fit_rule": self.fit, "break_rate": _rate(self.broke, self.revealed),
+            "points_fit": self.points_fit, "points_lost": self.points_lost,
+            "broke_on_printed_values": self.printed_broke, "saved_by_play_cards": self.saved,
+            "sunk_by_play_cards": self.sunk, "never_revealed": self.never_revealed,
+            "left_in_hand": self.left_in_hand,
+        }
+        for fam in RULE_FAMILIES:
+            seen, broke = self.by_rule.get(fam, (0, 0))
+            key = fam.lower().replace(" & ", "_").replace(" ", "_")
+            row[f"revealed_{key}"] = seen
+            row[f"broke_{key}"] = broke
+        row.update({
+            "play_cards": self.plays, "play_cards_own": self.plays_own,
+            "play_cards_own_fit": self.plays_own_fit, "play_cards_other": self.plays_other,
+            "play_cards_other_broke": self.plays_other_broke,
+        })
+        return row
+
+
+def _printed_discards(state) -> set[int]:
+    """Seats whose card the round's rule would discard if nobody attached a Play card: the
+    round resolved on a copy in which every seat passes at once."""
+    from smuggle_envs.games.humble_smuggle import actions as A
+
+    c = state.clone()
+    last = c.last
+    while c.last is last:
+        c.apply_action(A.PASS)
+    return set(c.last[3])
+
+
+class HumbleSmuggleAnalysis(PerAgentAnalysis):
+    """Face-down selections and Play cards of Humble smuggle games; see the module docstring."""
+
+    title = "face_down"
+    stats_class = HumbleAgentStats
+
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
+                 seating: Sequence[str]) -> None:
+        from smuggle_envs import make_game
+        from smuggle_envs.games.humble_smuggle import actions as A
+        from smuggle_envs.games.humble_smuggle.rules import PLAY, SELECT
+
+        game = make_game(env_id, **config)
+        state = game.new_initial_state(seed)
+        n = state.n
+        self.games += 1
+        stats = [self._stat(name) for name in seating]
+        printed: set[int] = set()
+        for action in actions:
+            phase = state.phase
+            if phase == SELECT:
+                stats[state.actor].selected += 1
+                state.apply_action(action)
+                if state.phase == PLAY:                  # every seat has selected
+                    printed = _printed_discards(state)
+                continue
+            if phase == PLAY and action != A.PASS:
+                offset = (action - A.PLAY) % A.MAX_PLAYERS
+                me = stats[state.actor]
+                me.plays += 1
+                if offset == 0:
+                    me.plays_own += 1
+                else:
+                    me.plays_other += 1
+            last = state.last
+            state.apply_action(action)
+            if state.last is not last:                    # the reveal and resolution
+                self._reveal(state, stats, printed, n, game)
+        for s in range(n):
+            stats[s].left_in_hand += len(state.hands[s])
+
+    @staticmethod
+    def _reveal(state, stats, printed: set[int], n: int, game) -> None:
+        sel, _values, attached, discarded, _centre, _centre_out, rule = state.last
+        family = _family(rule)
+        for s in range(n):
+            me, broke = stats[s], s in discarded
+            me.revealed += 1
+            me.broke += broke
+            if broke:
+                me.points_lost += game.points[sel[s]]
+            else:
+                me.points_fit += game.points[sel[s]]
+            me.printed_broke += s in printed
+            me.saved += s in printed and not broke
+            me.sunk += broke and s not in printed
+            seen = me.by_rule.setdefault(family, [0, 0])
+            seen[0] += 1
+            seen[1] += broke
+            for attacher, _kind in attached[s]:
+                other = stats[attacher]
+                if attacher == s:
+                    other.plays_own_fit += not broke
+                else:
+                    other.plays_other_broke += broke
+
+    # ----- output --------------------------------------------------------------------------
+    def text(self) -> str:
+        agents = self.ordered()
+        parts = ["face-down selections: broke = discarded by the round's rule; on printed values = "
+                 "discarded had no Play card been attached;\nsaved / sunk = the Play cards turned a "
+                 "break into a fit / a fit into a break. (No searches or challenges in this game.)"]
+        rows = [[s.name, s.selected, s.revealed, s.broke, _pct(_rate(s.broke, s.revealed)),
+                 _ci(s.broke, s.revealed), s.fit, s.points_fit, s.points_lost, s.printed_broke,
+                 s.saved, s.sunk, s.never_revealed] for s in agents]
+        parts.append(format_table(
+            ["agent", "selected", "revealed", "broke", "break rate", "95% CI", "fit", "points",
+             "points lost", "on printed values", "saved", "sunk", "never revealed"], rows))
+        parts.append("broke / revealed by the round's rule")
+        rows = [[s.name] + ["{1}/{0}".format(*s.by_rule.get(f, (0, 0))) for f in RULE_FAMILIES]
+                for s in agents]
+        parts.append(format_table(["agent", *RULE_FAMILIES], rows))
+        parts.append("Play cards attached face down: on its own card (then fit), on others' cards "
+                     "(then broke)")
+        rows = [[s.name, s.plays, s.plays_own, s.plays_own_fit, _pct(_rate(s.plays_own_fit, s.plays_own)),
+                 s.plays_other, s.plays_other_broke, _pct(_rate(s.plays_other_broke, s.plays_other))]
+                for s in agents]
+        parts.append(format_table(["agent", "Play cards", "on own", "own fit", "share", "on others",
+                                   "others broke", "share"], rows))
+        return "\n\n".join(parts)
+
+    def plot(self, path: str | os.PathLike, title: str = "") -> None:
+        agents = self.ordered()
+        plot_panels(path, title or "Humble smuggle face-down play", [s.name for s in agents], [
+            ("selections", [("break rate", [_rate(s.broke, s.revealed) for s in agents]),
+                            ("on printed values", [_rate(s.printed_broke, s.revealed) for s in agents])],
+             "share"),
+            ("points per revealed selection", [("points", [_rate(s.points_fit, s.revealed) for s in agents]),
+                                               ("lost", [_rate(s.points_lost, s.revealed) for s in agents])],
+             "points"),
+            ("break rate by rule", [(f, [_rate(s.by_rule.get(f, (0, 0))[1], s.by_rule.get(f, (0, 0))[0])
+                                         for s in agents]) for f in RULE_FAMILIES], "share"),
+            ("Play cards", [("own card then fit", [_rate(s.plays_own_fit, s.plays_own) for s in agents]),
+                            ("others' card then broke",
+                             [_rate(s.plays_other_broke, s.plays_other) for s in agents])], "share"),
+        ])
