@@ -23,7 +23,30 @@ Work in progress: the turn, the five actions, sealed bids, completion and scorin
 | 200 - 204 | name a good type                                                                 |
 | 205 - 210 | choose the player r seats clockwise from you                                     |
 | 211 - 214 | put the card into imports, goods, hand, or the discard pile                      |
-| 215 - 218 | a numbered option a power offers                                                 |
+| 215 - 218 | a numbered option a power offers (below)                                         |
+
+Powers that change a rule add options to their holder's existing decisions
+(``powers/modifiers.py``):
+
+| decision                  | action              | meaning                                              |
+|---------------------------|---------------------|------------------------------------------------------|
+| load: choose a container  | option 0            | Batteries: pay 2 credits for one extra Load action   |
+|                           | option 1            | Cell Phones: draw instead (loaded if it fits)        |
+|                           | option 2            | Smart Cars: a hand card to the island for 2 credits  |
+|                           | card c              | Robot Cats: c may start a pair of one type (the ship |
+|                           |                     | and then the second card are asked)                  |
+| contract: choose a card   | option 0            | Jasmine Tea: sell a hand card to the island for 2    |
+| pirate: take a container  | option 0            | Drugs: an extra container from a ship at sea         |
+|                           | option 1 / 2        | Mini Van: the deck's top card / a random card from a |
+|                           |                     | chosen player's hand                                 |
+|                           | card c              | Mini Van: c, on another player's ship in harbor      |
+| pirate: load it           | to goods            | Stem Cells: pay 2 credits to put it in the goods     |
+| import: choose the ship   | option 0            | Dark Flight Games: import from the supply island     |
+| lead, follow, and the     | option 3            | Lutefisk: contract it from the hand, no action       |
+| contract, load and supply | card c (one of your | use c's "any time" power: Iceland Water, Telescopes, |
+| decisions                 | shipments)          | Segways, Oysters; LED Lights and Rope when leading   |
+| follow                    | card c              | 3D Printers: any card; Rice Cookers: Load and        |
+|                           |                     | Contract cards alike; Neural Units: a Load card      |
 
 ## Rules summary
 

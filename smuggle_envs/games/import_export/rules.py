@@ -15,11 +15,19 @@ tasks, so a power is a few small functions, not a fork of the turn. Two rules ke
 * an ask whose options come from a hand is always asked, even with one option; only asks with
   public options and a single choice are applied automatically. Who decides next is therefore a
   function of public information, and it never reveals a hand.
+
+Powers that change a basic rule are read where the rule lives: the matching of containers to
+slots (``matched``: wild containers, rainbow contracts, Prefab Homes, Robot Cats, Tortillas),
+capacities and limits (``capacity``, ``imports_cap``, ``goods_fit``), tiers (``tier``, with
+Ferraris' ``virtual_goods``), the end (``end_credits``, ``check_credit_end``), import ties and
+fees. The options such powers add to a decision, and the "any time" powers, are in
+``powers/modifiers.py`` (``M`` here).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from functools import cached_property
 
@@ -52,6 +60,17 @@ PHASE_NAMES = (
  P_SUPPLY, P_POWER) = range(len(PHASE_NAMES))
 NUM_PHASES = len(PHASE_NAMES)
 _ACT_PHASE = {CONTRACT: P_CONTRACT_CARD, LOAD: P_LOAD_CARD, PIRATE: P_PIRATE_TAKE, SUPPLY: P_SUPPLY}
+CHOOSE = -2                        # ``act_as``: a Rice Cookers holder picks Load or Contract first
+ISLAND = -1                        # an import from the supply island (Dark Flight Games)
+UNLIMITED = 10 ** 6                # Board Games' imports limit
+LUXURY = GOOD_TYPES.index("luxury")
+TECHNOLOGY = GOOD_TYPES.index("technology")
+# By good type: "your <colour> containers are now wild" / "your <type> contracts now have a
+# rainbow load requirement".
+WILD_KEYS = ("televisions", "wheat", "soap", "impalas", "big_cats")
+RAINBOW_KEYS = ("generators", "coffee", "candy", "gold_watches", "seeds")
+# Gaining one of these can complete a shipment already in the harbor.
+MATCH_KEYS = frozenset(WILD_KEYS + RAINBOW_KEYS + ("prefab_homes", "robot_cats"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,10 +138,23 @@ class ImportExportGame(Game):
         self.ctier = tuple(card.tier for card in d.cards)
         self.cload = tuple(card.load for card in d.cards)
         self.ids = {card.key: card.id for card in d.cards}
+        ids = self.ids
+        # Powers that change how containers match a shipment, by good type (colour) index.
+        self.wild_ids = tuple(ids[k] for k in WILD_KEYS)
+        self.rainbow_ids = tuple(ids[k] for k in RAINBOW_KEYS)
+        for t in range(NUM_TYPES):
+            if self.ctype[self.wild_ids[t]] != t or self.ctype[self.rainbow_ids[t]] != t:
+                raise ConfigError("the wild-container and rainbow cards must be of the colour they change")
+        self.robot_cats, self.prefab_homes, self.tortillas = ids["robot_cats"], ids["prefab_homes"], ids["tortillas"]
+        self.tablets, self.ferraris, self.scotch_whisky = ids["tablets"], ids["ferraris"], ids["scotch_whisky"]
+        self.board_games, self.foxes = ids["board_games"], ids["foxes"]
+        self.miri_machines, self.can_openers = ids["miri_machines"], ids["can_openers"]
         self.deck_cards = tuple(card.id for card in d.cards if card.module == "base" or card.module in c.modules)
         self.hand_size = rules["hand_size"]
         self.end_credits = rules["end_credits"] if c.end_credits is None else c.end_credits
         self.max_load = rules["max_load"]
+        self.tablets_max_load = rules["tablets_max_load"]
+        self.mri_end_credits = rules["mri_end_credits"]
         self.sale_price = rules["sale_price"]
         self.owner_fee = rules["owner_fee"]
         self.container_value = rules["container_value"]
@@ -215,6 +247,7 @@ class ImportExportState(State):
         self.played = [[] for _ in range(n)]
         self.followed = [0] * n                   # 0 undecided, 1 followed, 2 drew
         self.actions_left = [0] * n
+        self.act_as = [-1] * n                     # the action type a seat carries out (-1: declared)
         self.sold = [False] * n
         self.pending = -1                          # the public card being placed
         self.bids = [-1] * n                       # sealed: hidden until all are in
@@ -453,9 +486,22 @@ class ImportExportState(State):
         amount = min(amount, self.bank)
         self.bank -= amount
         self.credits[p] += amount
-        if self.credits[p] >= self.game.end_credits and not self.end_reason:
-            self.end_reason = f"player {p} reached {self.game.end_credits} active credits"
+        self.check_credit_end(p)
         return amount
+
+    def end_credits(self) -> int:
+        """Active credits that end the game: 70 once anyone holds MIRI Machines ("even if playing
+        an extended game"), else the configured amount."""
+        g = self.game
+        return g.mri_end_credits if self.owner[g.miri_machines] >= 0 else g.end_credits
+
+    def check_credit_end(self, p: int) -> None:
+        # Can Openers: "You can no longer trigger game end."
+        if self.end_reason or self.owner[self.game.can_openers] == p:
+            return
+        limit = self.end_credits()
+        if self.credits[p] >= limit:
+            self.end_reason = f"player {p} reached {limit} active credits"
 
     def pay(self, p: int, amount: int) -> int:
         """Credits to the bank (as much as the player has)."""
@@ -473,15 +519,14 @@ class ImportExportState(State):
         self.credits[payee] += amount
         if amount:
             self.emit("spent", payer, amount)
-        if self.credits[payee] >= self.game.end_credits and not self.end_reason:
-            self.end_reason = f"player {payee} reached {self.game.end_credits} active credits"
+        self.check_credit_end(payee)
         return amount
 
     def draw(self, p: int, k: int = 1) -> int:
         """Draw ``k`` cards into p's hand, recycling the discard pile when the deck runs out."""
         drawn = 0
         for _ in range(k):
-            card = self.draw_card()
+            card = self.draw_card(p)
             if card < 0:
                 break
             self.hands[p].append(card)
@@ -490,18 +535,20 @@ class ImportExportState(State):
             self.emit("drew", p, drawn)
         return drawn
 
-    def draw_card(self) -> int:
-        """The top card of the deck (-1 and the game ends when deck and discard are empty)."""
+    def draw_card(self, by: int = -1) -> int:
+        """The top card of the deck (-1 and the game ends when deck and discard are empty).
+        ``by``: the seat drawing, if any (a Can Openers holder cannot trigger the end)."""
+        ends = not self.end_reason and (by < 0 or self.owner[self.game.can_openers] != by)
         if not self.deck:
             if not self.discard:
-                if not self.end_reason:
+                if ends:
                     self.end_reason = "the draw deck and the discard pile are empty"
                 return -1
             self.deck = self.discard
             self.discard = []
             self.rng.shuffle(self.deck)
         card = self.deck.pop()
-        if not self.deck and not self.discard and not self.end_reason:
+        if not self.deck and not self.discard and ends:
             self.end_reason = "the final card was drawn"
         return card
 
@@ -512,18 +559,49 @@ class ImportExportState(State):
         self.emit("draw_action", p)
 
     def imports_cap(self, p: int) -> int:
+        """1 + completed shipments; Board Games lifts the limit once p's shipments hold every type."""
+        g = self.game
+        if self.owner[g.board_games] == p and len({g.ctype[c] for c in self.shipments[p]}) == NUM_TYPES:
+            return UNLIMITED
         return 1 + len(self.shipments[p])
 
     def goods_cap(self, p: int) -> int:
         return 2 * (1 + len(self.shipments[p]))
 
-    def tier(self, p: int, t: int) -> int:
-        """Goods of type t plus the harbor's innate tier (R5.5)."""
+    def goods_counted(self, p: int, goods=None) -> int:
+        """Goods counted against the limit: Scotch Whisky counts every 2 luxury goods as 1."""
+        goods = self.goods[p] if goods is None else goods
+        if self.owner[self.game.scotch_whisky] != p:
+            return len(goods)
         ctype = self.game.ctype
-        return sum(1 for c in self.goods[p] if ctype[c] == t) + (self.colour[p] == t)
+        return len(goods) - sum(1 for c in goods if ctype[c] == LUXURY) // 2
+
+    def goods_fit(self, p: int, card: int) -> bool:
+        """Whether ``card`` may be added to p's goods without passing the limit."""
+        return self.goods_counted(p, self.goods[p] + [card]) <= self.goods_cap(p)
+
+    def virtual_goods(self, p: int) -> int:
+        """Virtual goods p has of every type (Ferraris: "a virtual one of every good type in your
+        goods"); they count for tiers and for powers that count p's goods of a type, never for
+        the goods limit."""
+        return int(self.owner[self.game.ferraris] == p)
+
+    def goods_count(self, p: int, t: int) -> int:
+        """p's goods of type t, virtual ones included."""
+        ctype = self.game.ctype
+        return sum(1 for c in self.goods[p] if ctype[c] == t) + self.virtual_goods(p)
+
+    def tier(self, p: int, t: int) -> int:
+        """Goods of type t (virtual ones included) plus the harbor's innate tier (R5.5)."""
+        return self.goods_count(p, t) + (self.colour[p] == t)
 
     def deficit(self, p: int, card: int) -> int:
         return max(0, self.game.ctier[card] - self.tier(p, self.game.ctype[card]))
+
+    def acting(self, p: int) -> int:
+        """The action type p carries out this turn (CHOOSE: Rice Cookers, not yet chosen)."""
+        a = self.act_as[p]
+        return self.declared if a == -1 else a
 
     def harbor_ships(self, p: int) -> list[int]:
         return [s for s in (2 * p, 2 * p + 1) if not self.at_sea[s]]
@@ -533,28 +611,80 @@ class ImportExportState(State):
 
     # ----- loading and completion ----------------------------------------------------------------
     def requirement(self, s: int) -> list[int]:
+        """The printed load requirement of ship s's contracts (container colours)."""
         cload = self.game.cload
         return [colour for c in self.contracts[s] for colour in cload[c]]
 
-    def matched(self, s: int, extra: int = -1) -> int:
-        """Containers on ship s (plus ``extra``) that fill a required slot, at best."""
-        ctype = self.game.ctype
-        slots = [0] * NUM_TYPES
-        for colour in self.requirement(s):
-            slots[colour] += 1
+    def need(self, p: int, card: int) -> int:
+        """Containers that complete ``card`` as a contract of p: Prefab Homes halves p's luxury
+        contracts ("loading half of the required containers", rounded up)."""
+        g = self.game
+        k = len(g.cload[card])
+        if g.ctype[card] == LUXURY and self.owner[g.prefab_homes] == p:
+            return (k + 1) // 2
+        return k
+
+    def needed(self, s: int) -> int:
+        p = s // 2
+        return sum(self.need(p, c) for c in self.contracts[s])
+
+    def capacity(self, p: int) -> int:
+        """Containers one of p's ships may be contracted for: 6, or 8 with Tablets."""
+        g = self.game
+        return g.tablets_max_load if self.owner[g.tablets] == p else g.max_load
+
+    def matched(self, s: int, extra=(), pairs: bool = True) -> int:
+        """Required slots of ship s that its containers (plus the cards ``extra``) fill, at best
+        (R5.7: an exact maximum matching).
+
+        The owner's powers change the matching: wild containers (Televisions, Wheat, Soap, Impalas,
+        Big Cats) fill any slot; rainbow contracts (Generators, Coffee, Candy, Gold Watches, Seeds,
+        and Tortillas itself) take any colour; Prefab Homes' luxury contracts need only half their
+        containers, of any of their colours; Robot Cats lets two containers of one type count as
+        one technology container (``pairs=False`` leaves that out)."""
+        g = self.game
+        p = s // 2
+        own = self.owner
+        ctype = g.ctype
         have = [0] * NUM_TYPES
         for c in self.cargo[s]:
             have[ctype[c]] += 1
-        if extra >= 0:
-            have[ctype[extra]] += 1
-        return sum(min(h, k) for h, k in zip(have, slots))
+        for c in extra:
+            have[ctype[c]] += 1
+        wild = [own[c] == p for c in g.wild_ids]
+        spec = [0] * NUM_TYPES
+        rainbow = 0
+        capped = []
+        prefab = own[g.prefab_homes] == p
+        for c in self.contracts[s]:
+            t = ctype[c]
+            load = g.cload[c]
+            any_colour = own[g.rainbow_ids[t]] == p or c == g.tortillas
+            if prefab and t == LUXURY and len(load) > 1:
+                capped.append((None if any_colour else load, (len(load) + 1) // 2))
+            elif any_colour:
+                rainbow += len(load)
+            else:
+                for colour in load:
+                    spec[colour] += 1
+        best = _match(have, wild, spec, rainbow, capped)
+        if pairs and own[g.robot_cats] == p:
+            best = max(best, _match_pairs(have, wild, spec, rainbow, capped))
+        return best
 
     def fits(self, s: int, card: int) -> bool:
-        """A container may be loaded only into an open slot of its colour (R5.7)."""
-        return bool(self.contracts[s]) and self.matched(s, card) > self.matched(s)
+        """A container may be loaded only where it fills an open slot (R5.7)."""
+        return bool(self.contracts[s]) and self.matched(s, (card,)) > self.matched(s)
+
+    def pair_fits(self, s: int, card: int) -> bool:
+        """Robot Cats: ``card`` fills no slot alone, but two containers of its type would."""
+        if not self.contracts[s] or self.owner[self.game.robot_cats] != s // 2:
+            return False
+        now = self.matched(s)
+        return self.matched(s, (card,)) == now < self.matched(s, (card, card))
 
     def room(self, s: int) -> int:
-        return self.game.max_load - len(self.requirement(s))
+        return self.capacity(s // 2) - self.needed(s)
 
     def load_onto(self, s: int, card: int, via: str = "load") -> None:
         """Load a container; ``via`` is "load", "pirate" or "power" (some powers care)."""
@@ -563,7 +693,7 @@ class ImportExportState(State):
         self.check_complete(s)
 
     def check_complete(self, s: int) -> None:
-        if self.contracts[s] and self.matched(s) == len(self.requirement(s)):
+        if self.contracts[s] and not self.at_sea[s] and self.matched(s) >= self.needed(s):
             self.complete(s)
 
     def complete(self, s: int) -> None:
@@ -571,15 +701,19 @@ class ImportExportState(State):
         (their immediate powers in contract order), then the ship sails with its containers."""
         p = s // 2
         self.gain(p, self.game.payout[min(len(self.cargo[s]), 8)])
-        card = self.draw_card()
+        card = self.draw_card(p)
         if card >= 0:
             self.island.append(card)
         done = self.contracts[s]
         self.contracts[s] = []
+        keys = self.game.cards
         for c in done:
             self.add_shipment(p, c)
         # Tasks run last-pushed first: immediate powers in contract order, then the powers that
-        # react to a completion, then the ship sails.
+        # react to a completion, then the ship sails; then, if a power that changes matching was
+        # gained, p's other shipments may be complete already.
+        if any(keys[c].key in MATCH_KEYS for c in done):
+            self.push("recheck", p)
         self.push("sail", s)
         self.emit("completed", p, s, tuple(done))
         for c in reversed(done):
@@ -603,6 +737,28 @@ class ImportExportState(State):
                 return s
         raise AssertionError(f"card {card} is neither at sea nor on the island")
 
+    def take_container(self, card: int) -> int:
+        """Take a public container off the island (returns -1) or any ship (returns the ship)."""
+        if card in self.island:
+            self.island.remove(card)
+            return -1
+        for s in range(2 * self.n):
+            if card in self.cargo[s]:
+                self.cargo[s].remove(card)
+                return s
+        raise AssertionError(f"card {card} is neither on a ship nor on the island")
+
+    def contract(self, p: int, s: int, card: int) -> None:
+        """``card`` becomes a contract on p's ship s (by a Contract action or a power)."""
+        self.contracts[s].append(card)
+        # Tasks run last-pushed first: a completion this causes, then Flour's loads, then Paprika.
+        if self.has(p, "paprika"):
+            self.push("power", "paprika", p)
+        if self.game.cards[card].key == "flour":
+            self.push("power", "flour", p, s, 4)
+        self.emit("contracted", p, s, card)
+        self.check_complete(s)      # containers left by a discarded contract may already fit
+
     # ----- helpers for asks ----------------------------------------------------------------------
     def wild_firsts(self, p: int) -> list[int]:
         ctype = self.game.ctype
@@ -619,9 +775,119 @@ class ImportExportState(State):
         return [(self.leader + i) % self.n for i in range(self.n)]
 
 
+# ----- matching containers to slots -------------------------------------------------------------
+def _match(have, wild, spec, rainbow, capped) -> int:
+    """Maximum matching of containers (``have`` per colour; ``wild`` colours fill any slot) to
+    slots: ``spec`` per colour, ``rainbow`` any-colour slots, and ``capped`` groups (Prefab Homes:
+    ``(colours or None for any, need)``: at most ``need`` of those slots count)."""
+    if capped:
+        return _match_flow(have, wild, spec, rainbow, capped)
+    # Exact without capped groups: a plain container fills its own colour first (nothing else
+    # can use it there), leftovers go to rainbow slots, wild containers fill whatever is left.
+    direct = left = free = 0
+    for t in range(NUM_TYPES):
+        if wild[t]:
+            free += have[t]
+        else:
+            d = min(have[t], spec[t])
+            direct += d
+            left += have[t] - d
+    return min(sum(spec) + rainbow, direct + min(left, rainbow) + free)
+
+
+def _match_pairs(have, wild, spec, rainbow, capped) -> int:
+    """Robot Cats: the best matching when any pairs of same-type containers act as one
+    technology container."""
+    counts = [range(have[t] // 2 + 1) if t != TECHNOLOGY and not wild[t] else range(1) for t in range(NUM_TYPES)]
+    best = 0
+    for split in itertools.product(*counts):
+        if not any(split):
+            continue
+        h = [have[t] - 2 * split[t] for t in range(NUM_TYPES)]
+        h[TECHNOLOGY] += sum(split)
+        best = max(best, _match(h, wild, spec, rainbow, capped))
+    return best
+
+
+def _match_flow(have, wild, spec, rainbow, capped) -> int:
+    """Max flow: source -> colour (or wild) -> slot group -> sink."""
+    INF = 99
+    src, sink, w = 0, 1, 2                       # nodes 3..7: colours, then slot nodes
+    col = [3 + t for t in range(NUM_TYPES)]
+    cap: dict[int, dict[int, int]] = {}
+
+    def edge(a: int, b: int, c: int) -> None:
+        if c > 0:
+            cap.setdefault(a, {})[b] = cap.get(a, {}).get(b, 0) + c
+            cap.setdefault(b, {}).setdefault(a, 0)
+
+    nxt = 3 + NUM_TYPES
+    for t in range(NUM_TYPES):
+        if not wild[t]:
+            edge(src, col[t], have[t])
+    edge(src, w, sum(have[t] for t in range(NUM_TYPES) if wild[t]))
+    for t in range(NUM_TYPES):
+        if spec[t]:
+            edge(col[t], nxt, INF)
+            edge(w, nxt, INF)
+            edge(nxt, sink, spec[t])
+            nxt += 1
+    if rainbow:
+        for t in range(NUM_TYPES):
+            edge(col[t], nxt, INF)
+        edge(w, nxt, INF)
+        edge(nxt, sink, rainbow)
+        nxt += 1
+    for colours, need in capped:
+        group = nxt
+        nxt += 1
+        edge(group, sink, need)
+        edge(w, group, INF)
+        if colours is None:
+            for t in range(NUM_TYPES):
+                edge(col[t], group, INF)
+            continue
+        for t in range(NUM_TYPES):
+            k = colours.count(t)
+            if k:
+                edge(col[t], nxt, INF)
+                edge(nxt, group, k)
+                nxt += 1
+
+    def augment(a: int, seen: set) -> bool:
+        if a == sink:
+            return True
+        seen.add(a)
+        for b, c in cap.get(a, {}).items():
+            if c > 0 and b not in seen and augment(b, seen):
+                cap[a][b] -= 1
+                cap[b][a] += 1
+                return True
+        return False
+
+    flow = 0
+    while augment(src, set()):
+        flow += 1
+    return flow
+
+
 # ----- tasks ---------------------------------------------------------------------------------------
 def _cards(cards) -> list[int]:
     return sorted(A.CARD + c for c in cards)
+
+
+def _power_option(st: ImportExportState, p: int, action: int, table: dict, reask: tuple) -> bool:
+    """Carry out an option a power added to p's decision (``powers.modifiers``): an "any time"
+    power (then ``reask`` asks the decision again) or one of ``table``'s numbered options."""
+    if M.is_anytime(st, p, action):
+        st.push(*reask)
+        M.use_anytime(st, p, action)
+        return True
+    use = table.get(action)
+    if use is None:
+        return False
+    use(st, p)
+    return True
 
 
 def t_turn(st: ImportExportState) -> None:
@@ -631,6 +897,7 @@ def t_turn(st: ImportExportState) -> None:
     st.declared = -1
     st.followed = [0] * n
     st.actions_left = [0] * n
+    st.act_as = [-1] * n
     st.sold = [False] * n
     st.bids = [-1] * n
     st.import_ship = -1
@@ -645,14 +912,17 @@ def _ask_lead(st: ImportExportState) -> None:
     # "At any point when a player is the leader of the turn, they may discard any shipment
     # contracts" -- offered before declaring.
     options += _cards(c for s in st.harbor_ships(p) for c in st.contracts[s])
+    options += M.anytime_options(st, p)
     st._ask(P_LEAD, p, sorted(options))
 
 
 def r_lead(st: ImportExportState, action: int) -> None:
     p = st.leader
+    if _power_option(st, p, action, {}, ("lead",)):
+        return
     if action == A.DRAW:
+        st.push("turn_end")          # first, so that powers answering the draw come before it
         st.draw_up(p)
-        st.push("turn_end")
         return
     if action == A.WILD:
         st._ask(P_WILD1, p, _cards(st.wild_firsts(p)), (1, p))
@@ -661,7 +931,11 @@ def r_lead(st: ImportExportState, action: int) -> None:
     if card in st.hands[p]:
         st.hands[p].remove(card)
         st.played[p].append(card)
-        _declare(st, st.game.caction[card])
+        a = st.game.caction[card]
+        if a in (LOAD, CONTRACT) and st.has(p, "rice_cookers"):
+            M.ask_rice_cookers(st, p, "declare")
+            return
+        _declare(st, a)
         return
     st.push("lead")
     for s in st.harbor_ships(p):                 # a contract discarded; containers stay (R5.8)
@@ -685,18 +959,20 @@ def t_follow(st: ImportExportState, p: int) -> None:
     if p == st.leader:
         st.push("execute")
         return
-    declared = st.game.caction
-    options = [A.DRAW] + _cards(c for c in st.hands[p] if declared[c] == st.declared)
+    options = [A.DRAW] + _cards(M.follow_cards(st, p))
     if st.wild_firsts(p):
         options.append(A.WILD)
+    options += M.anytime_options(st, p)
     st._ask(P_FOLLOW, p, sorted(options), (p,))
 
 
 def r_follow(st: ImportExportState, action: int, p: int) -> None:
+    if _power_option(st, p, action, {}, ("follow", p)):
+        return
     if action == A.DRAW:
         st.followed[p] = 2
-        st.draw_up(p)
         st.push("follow", st.next_seat(p))
+        st.draw_up(p)
         return
     if action == A.WILD:
         st._ask(P_WILD1, p, _cards(st.wild_firsts(p)), (0, p))
@@ -705,6 +981,8 @@ def r_follow(st: ImportExportState, action: int, p: int) -> None:
     st.hands[p].remove(card)
     st.played[p].append(card)
     st.followed[p] = 1
+    if M.neural_follow(st, p, card):
+        st.act_as[p] = LOAD
     st.push("follow", st.next_seat(p))
 
 
@@ -734,13 +1012,15 @@ def r_wild_action(st: ImportExportState, action: int) -> None:
 def t_execute(st: ImportExportState) -> None:
     """Steps 3 and 4: the leader, then each follower clockwise, carries out its actions: one for
     following, plus one per matching card in its imports (drawers keep their imports)."""
-    caction = st.game.caction
     a = st.declared
     order = st.order_from_leader()
     for p in order:
-        st.actions_left[p] = (st.followed[p] == 1) + sum(1 for c in st.imports[p] if caction[c] == a)
+        st.actions_left[p] = _action_count(st, p)
     st.push("turn_end")
     if a == IMPORT:
+        for p in reversed(order):
+            if st.act_as[p] == LOAD:            # Neural Units: a follower loading instead
+                st.push("act", p)
         st.push("import_round", 1)
     else:
         for p in reversed(order):
@@ -748,33 +1028,61 @@ def t_execute(st: ImportExportState) -> None:
     st.emit("execute", st.leader, a)
 
 
+def _action_count(st: ImportExportState, p: int) -> int:
+    a = st.declared
+    if st.act_as[p] == LOAD and a != LOAD:       # Neural Units: "may only take load actions"
+        return 1 + M.load_extras(st, p)
+    kinds = M.action_kinds(st, p)
+    caction = st.game.caction
+    k = (st.followed[p] == 1) + sum(1 for c in st.imports[p] if caction[c] in kinds)
+    k += M.virtual_imports(st, p, kinds)
+    if k and len(kinds) > 1:
+        st.act_as[p] = CHOOSE                    # Rice Cookers: all Load or all Contract
+    elif k and a == LOAD:
+        k += M.load_extras(st, p)
+    return k
+
+
 def t_act(st: ImportExportState, p: int) -> None:
     if st.actions_left[p] <= 0:
         return
-    a = st.declared
-    g = st.game
-    if a == CONTRACT:
-        ships = st.harbor_ships(p)
-        left = st.actions_left[p]
-        options = [A.CARD + c for c in st.hands[p]
-                   if st.deficit(p, c) <= left - 1 and any(st.room(s) >= len(g.cload[c]) for s in ships)]
-    elif a == LOAD:
-        ships = [s for s in st.harbor_ships(p) if st.contracts[s]]
-        options = [A.CARD + c for c in st.hands[p] if any(st.fits(s, c) for s in ships)]
-    elif a == PIRATE:
-        options = _cards(st.island) + _cards(c for s in st.sea_ships() for c in st.cargo[s])
-        st._ask(P_PIRATE_TAKE, p, sorted([A.DONE] + options), (p,), public=True)
+    a = st.acting(p)
+    if a == CHOOSE:
+        M.ask_rice_cookers(st, p, "act")
         return
+    if a == PIRATE:
+        _ask_pirate_take(st, p)
+        return
+    if a == CONTRACT:
+        options = _contract_options(st, p) + M.contract_power_options(st, p)
+    elif a == LOAD:
+        options = _load_options(st, p) + M.load_power_options(st, p)
     else:
         options = [] if st.sold[p] else [A.CARD + c for c in st.hands[p]]
         if len(st.imports[p]) < st.imports_cap(p):
             options += [A.CARD + c for c in st.island]
+    options += M.anytime_options(st, p)
     st._ask(_ACT_PHASE[a], p, sorted([A.DONE] + options), (p,))
+
+
+def _contract_options(st: ImportExportState, p: int) -> list[int]:
+    ships = st.harbor_ships(p)
+    left = st.actions_left[p]
+    return [A.CARD + c for c in st.hands[p]
+            if st.deficit(p, c) <= left - 1 and any(st.room(s) >= st.need(p, c) for s in ships)]
+
+
+def _load_options(st: ImportExportState, p: int) -> list[int]:
+    ships = [s for s in st.harbor_ships(p) if st.contracts[s]]
+    return [A.CARD + c for c in st.hands[p]
+            if any(st.fits(s, c) for s in ships) or M.pairable(st, p, c, ships)]
 
 
 def r_contract_card(st: ImportExportState, action: int, p: int) -> None:
     if action == A.DONE:
         st.actions_left[p] = 0
+        return
+    if _power_option(st, p, action, M.CONTRACT_OPTIONS, ("act", p)):
         return
     card = action - A.CARD
     st.hands[p].remove(card)
@@ -782,45 +1090,85 @@ def r_contract_card(st: ImportExportState, action: int, p: int) -> None:
     # Each extra Contract action spent lowers the tier requirement by one (R5.6).
     st.actions_left[p] -= 1 + st.deficit(p, card)
     st.push("act", p)
-    need = len(st.game.cload[card])
-    st._ask(P_CONTRACT_SHIP, p, [A.SHIP + s for s in st.harbor_ships(p) if st.room(s) >= need], (p, card), True)
+    ask_contract_ship(st, p, card, P_CONTRACT_SHIP)
+
+
+def ask_contract_ship(st: ImportExportState, p: int, card: int, phase: int, key: str = "") -> None:
+    """The ship for a contract in ``pending`` (a power's own ask when ``key`` is given)."""
+    need = st.need(p, card)
+    ships = [A.SHIP + s for s in st.harbor_ships(p) if st.room(s) >= need]
+    if key:
+        st.ask_power(key, p, ships, (p, card), True)
+    else:
+        st._ask(phase, p, ships, (p, card), True)
 
 
 def r_contract_ship(st: ImportExportState, action: int, p: int, card: int) -> None:
-    s = action - A.SHIP
     st.pending = -1
-    st.contracts[s].append(card)
-    st.emit("contracted", p, s, card)
-    st.check_complete(s)            # containers left by a discarded contract may already fit
+    st.contract(p, action - A.SHIP, card)
 
 
 def r_load_card(st: ImportExportState, action: int, p: int) -> None:
     if action == A.DONE:
         st.actions_left[p] = 0
         return
+    if _power_option(st, p, action, M.LOAD_OPTIONS, ("act", p)):
+        return
     card = action - A.CARD
     st.hands[p].remove(card)
     st.pending = card
     st.actions_left[p] -= 1
     st.push("act", p)
+    ask_load_ship(st, p, card, "load")
+
+
+def ask_load_ship(st: ImportExportState, p: int, card: int, via: str) -> None:
+    """The ship for the container in ``pending``. With Robot Cats, a Load action may also pick a
+    ship where only a pair of its type fills a slot (the second card is asked next)."""
     ships = [s for s in st.harbor_ships(p) if st.fits(s, card)]
-    st._ask(P_LOAD_SHIP, p, [A.SHIP + s for s in ships], (p, card), True)
+    robot = via == "load" and st.owner[st.game.robot_cats] == p
+    if robot and M.has_partner(st, p, card):
+        ships += [s for s in st.harbor_ships(p) if s not in ships and st.pair_fits(s, card)]
+    # With Robot Cats the ships depend on the hand, so the ask is never automatic.
+    st._ask(P_LOAD_SHIP, p, sorted(A.SHIP + s for s in ships), (p, card, via), not robot)
 
 
-def r_load_ship(st: ImportExportState, action: int, p: int, card: int) -> None:
+def t_load_ship(st: ImportExportState, p: int, card: int, via: str) -> None:
+    ask_load_ship(st, p, card, via)
+
+
+def r_load_ship(st: ImportExportState, action: int, p: int, card: int, via: str = "load") -> None:
+    s = action - A.SHIP
+    if not st.fits(s, card):
+        M.ask_robot_partner(st, p, s, card)
+        return
     st.pending = -1
-    st.load_onto(action - A.SHIP, card)
+    st.load_onto(s, card, via)
 
 
-def r_pirate_take(st: ImportExportState, action: int, p: int) -> None:
+def _ask_pirate_take(st: ImportExportState, p: int) -> None:
+    options = _cards(st.island) + _cards(c for s in st.sea_ships() for c in st.cargo[s])
+    options += M.pirate_power_options(st, p)
+    st._ask(P_PIRATE_TAKE, p, sorted([A.DONE] + options), (p, 0), True)
+
+
+def r_pirate_take(st: ImportExportState, action: int, p: int, free: int = 0) -> None:
+    """``free``: Drugs' extra container, which costs no action."""
     if action == A.DONE:
         st.actions_left[p] = 0
         return
+    if _power_option(st, p, action, M.PIRATE_OPTIONS, ("act", p)):
+        return
     card = action - A.CARD
-    st.pending = card
-    st.actions_left[p] -= 1
+    if not free:
+        st.actions_left[p] -= 1
     st.push("act", p)
-    s = st.remove_from_sea_or_island(card)
+    pirated(st, p, card, st.take_container(card))
+
+
+def pirated(st: ImportExportState, p: int, card: int, s: int) -> None:
+    """p pirated ``card`` from ship s (-1: the island or, with Mini Van, the deck or a hand)."""
+    st.pending = card
     st.emit("pirated", p, card, s)
     if s >= 0:
         st.ship_emptied(s)           # the owner gets nothing (R5.10)
@@ -835,14 +1183,22 @@ def t_pirate_place(st: ImportExportState, p: int, card: int) -> None:
 
 
 def _ask_pirate_place(st: ImportExportState, p: int, card: int) -> None:
-    ships = [A.SHIP + s for s in st.harbor_ships(p) if st.fits(s, card)]
-    st._ask(P_PIRATE_PLACE, p, ships or [A.ZONE + A.DISCARD], (p, card), True)
+    """Load it onto a ship it fits, else discard it. Robot Cats may secure it as half of a pair;
+    Stem Cells may buy it into the goods."""
+    harbor = st.harbor_ships(p)
+    ships = [A.SHIP + s for s in harbor if st.fits(s, card)]
+    options = ships + [A.SHIP + s for s in harbor if st.pair_fits(s, card)] + M.pirate_place_options(st, p, card)
+    if not ships:
+        options.append(A.ZONE + A.DISCARD)
+    st._ask(P_PIRATE_PLACE, p, sorted(options), (p, card), True)
 
 
 def r_pirate_place(st: ImportExportState, action: int, p: int, card: int) -> None:
     st.pending = -1
     if action == A.ZONE + A.DISCARD:
         st.discard.append(card)
+    elif action == A.ZONE + A.GOODS:
+        M.stem_cells(st, p, card)
     else:
         st.load_onto(action - A.SHIP, card, "pirate")
 
@@ -850,6 +1206,8 @@ def r_pirate_place(st: ImportExportState, action: int, p: int, card: int) -> Non
 def r_supply(st: ImportExportState, action: int, p: int) -> None:
     if action == A.DONE:
         st.actions_left[p] = 0
+        return
+    if _power_option(st, p, action, {}, ("act", p)):
         return
     card = action - A.CARD
     st.actions_left[p] -= 1
@@ -867,16 +1225,16 @@ def r_supply(st: ImportExportState, action: int, p: int) -> None:
 # ----- import --------------------------------------------------------------------------------------
 def t_import_round(st: ImportExportState, r: int) -> None:
     """Round r: everyone with at least r Import actions bids on the ship the leader picks."""
-    bidders = [p for p in st.order_from_leader() if st.actions_left[p] >= r]
-    ships = st.sea_ships()
-    if not bidders or not ships:
+    bidders = [p for p in st.order_from_leader() if st.actions_left[p] >= r and st.acting(p) == IMPORT]
+    options = [A.SHIP + s for s in st.sea_ships()] + M.import_source_options(st)
+    if not bidders or not options:
         return
     st.bidders = bidders
-    st._ask(P_IMPORT_SHIP, st.leader, [A.SHIP + s for s in ships], (r,), True)
+    st._ask(P_IMPORT_SHIP, st.leader, options, (r,), True)
 
 
 def r_import_ship(st: ImportExportState, action: int, r: int) -> None:
-    s = action - A.SHIP
+    s = ISLAND if action == M.OPT_ISLAND else action - A.SHIP
     st.import_ship = s
     st.push("import_round", r + 1)
     if len(st.bidders) == 1:             # a single participant takes the cards free (R5.9)
@@ -898,41 +1256,53 @@ def r_bid(st: ImportExportState, action: int, i: int) -> None:
     if i + 1 < len(st.bidders):
         st.push("bid", i + 1)
         return
-    # All bids are in: reveal. Ties go to the leader, else to the tied player closest
-    # clockwise from him: the bidders are listed in that order (R5.9).
+    # All bids are in: reveal. Ties go to the Foxes holder ("You now break all ties"), else to
+    # the leader, else to the tied player closest clockwise from him: the bidders are listed in
+    # that order (R5.9).
     best = max(st.bids[q] for q in st.bidders)
-    winner = next(q for q in st.bidders if st.bids[q] == best)
+    tied = [q for q in st.bidders if st.bids[q] == best]
+    fox = st.owner[st.game.foxes]
+    winner = fox if fox in tied else tied[0]
     st.last_bids = st.bids[:]
     st.bids = [-1] * st.n
     _won(st, winner, st.import_ship, 2 * best)
 
 
 def _won(st: ImportExportState, p: int, s: int, price: int) -> None:
-    st.pay(p, price)
-    owner = s // 2
-    if owner != p:
-        st.gain(owner, st.game.owner_fee)
-    st.push("import_pick", p, s, min(2, len(st.cargo[s])), 0)
+    if s == ISLAND:
+        M.pay_for_island(st, p, price)
+    else:
+        st.pay(p, price)
+        owner = s // 2
+        if owner != p:
+            st.gain(owner, M.owner_fee(st, owner))
+    st.push("import_pick", p, s, min(M.import_take(st, p), len(_source(st, s))), 0)
+
+
+def _source(st: ImportExportState, s: int) -> list[int]:
+    return st.island if s == ISLAND else st.cargo[s]
 
 
 def t_import_pick(st: ImportExportState, p: int, s: int, left: int, used_import: int) -> None:
-    if left <= 0 or not st.cargo[s]:
-        st.ship_emptied(s)
+    source = _source(st, s)
+    if left <= 0 or not source:
+        if s != ISLAND:
+            st.ship_emptied(s)
         st.emit("import_done", p, s)
         return
-    st._ask(P_IMPORT_PICK, p, _cards(st.cargo[s]), (p, s, left, used_import), True)
+    st._ask(P_IMPORT_PICK, p, _cards(source), (p, s, left, used_import), True)
 
 
 def r_import_pick(st: ImportExportState, action: int, p: int, s: int, left: int, used_import: int) -> None:
     card = action - A.CARD
-    st.cargo[s].remove(card)
+    _source(st, s).remove(card)
     st.pending = card
     # "up to one card in their imports, and/or up to two cards in their goods", capacity
     # permitting; a card with no room is discarded (FAQ).
     zones = []
     if not used_import and len(st.imports[p]) < st.imports_cap(p):
         zones.append(A.ZONE + A.IMPORTS)
-    if len(st.goods[p]) < st.goods_cap(p):
+    if st.goods_fit(p, card):
         zones.append(A.ZONE + A.GOODS)
     st._ask(P_IMPORT_ZONE, p, zones or [A.ZONE + A.DISCARD], (p, s, left, used_import, card), True)
 
@@ -980,6 +1350,12 @@ def t_sail(st: ImportExportState, s: int) -> None:
     st.ship_emptied(s)              # a ship emptied by a power before sailing stays home
 
 
+def t_recheck(st: ImportExportState, p: int) -> None:
+    """A power that changes matching was gained: p's other shipments may be complete now."""
+    for s in st.harbor_ships(p):
+        st.check_complete(s)
+
+
 def t_power(st: ImportExportState, key: str, *args) -> None:
     POWER_TASK.get(key, IMMEDIATE.get(key))(st, *args)
 
@@ -989,7 +1365,8 @@ def r_power(st: ImportExportState, action: int, key: str, *args) -> None:
 
 
 TASKS = {
-    "sail": t_sail, "power": t_power, "pirate_place": t_pirate_place,
+    "sail": t_sail, "power": t_power, "pirate_place": t_pirate_place, "recheck": t_recheck,
+    "load_ship": t_load_ship,
     "turn": t_turn, "lead": t_lead, "follow": t_follow, "execute": t_execute, "act": t_act,
     "import_round": t_import_round, "bid": t_bid, "import_pick": t_import_pick, "turn_end": t_turn_end,
 }
@@ -1002,3 +1379,4 @@ RESUME = {
 }
 
 from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)
+from .powers import modifiers as M  # noqa: E402  (the powers that change a basic rule)

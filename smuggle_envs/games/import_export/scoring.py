@@ -1,14 +1,42 @@
-"""Final scoring (the rulebook's SCORING section).
+"""Final scoring (the rulebook's SCORING section), as ordered steps.
 
-Every part of the score is public (credits, harbors, goods, shipments), so the same function
-gives the running score that self-play reads as a dense reward and the final result.
+Every part of the score is public (credits, harbors, goods, shipments, hand sizes), so the same
+function gives the running score that self-play reads as a dense reward and the final result.
+It only reads the state. The goods cards' own rules are in ``powers/end_games.py``.
+
+1. Credits: active credits, passive credits (Helicopter, ``st.passive``), and 2 per container
+   loaded on a ship in the harbor (a shipment not completed; R5.8: containers left by a
+   discarded contract count too).
+2. Game-end powers that pay for the harbor as it stood when the game ended (``END_GAME``:
+   Champagne, Cologne, Gold Toilets, Nice Suits, Velvet Robes). A player resolves his own
+   game-end powers in the order best for him, and these can only lose by waiting (Diamond Rings
+   takes shipments away, Cheap Shirts empties the imports), so they come first.
+3. Harbor changes, declared one player at a time clockwise from the leader of the last turn, each
+   choosing what scores best for himself given the declarations made before his (a later
+   player's harbor counts as it stands): Cheap Shirts moves imports into the goods (under the
+   limit, so before Diamond Rings lowers it), Diamond Rings moves two completed shipments into
+   the goods (a moved card's power no longer counts), Teslas names a type for each supply import
+   left. Then Ferraris and Ceramics add their virtual goods.
+4. Goods: innate values (Leather Coats), the majority bonuses (ties split, R5.13; Sauna, Ivory,
+   Foxes), one of each type, Vintage Wines, Apple Watch.
+5. Ranking: Foxes' holder breaks a tie for a place in his favour (half a credit more); an
+   outright win (``st.win``) puts the winner 1 credit above every other player, so
+   ``State.returns`` ranks him first.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import mul
+
 from .data import GOOD_TYPES
 
 NUM_TYPES = len(GOOD_TYPES)
+FOXES_TIE_BREAK = 0.5          # less than any real difference (scores move by whole credits)
+OUTRIGHT_WIN_MARGIN = 1
+_NO_POWERS: frozenset = frozenset()
+MAX_EXACT_WILDS = 8            # Teslas: wild goods placed by trying every split up to this many,
+MAX_EVALUATIONS = 4000         # as long as one player's choice needs at most this many evaluations
 
 
 def goods_by_type(st, p: int) -> list[int]:
@@ -20,27 +48,219 @@ def goods_by_type(st, p: int) -> list[int]:
 
 
 def split(bonus: int, k: int) -> int:
-    """A majority bonus shared by k tied players, rounded up; a penalty rounds toward 0 (R5.13)."""
+    """A bonus shared by k tied players, rounded up; a penalty rounds toward 0 (R5.13)."""
     return -(-bonus // k)
 
 
-def final_scores(st) -> list[int]:
+def most_share(values: list[int], p: int, bonus: int, foxes: int = -1) -> int:
+    """p's part of a bonus for having the most (at least 1): ties share it (R5.13), and Foxes'
+    holder breaks a tie he is part of in his favour."""
+    mine = values[p]
+    best = max(values)
+    if mine <= 0 or mine < best:
+        return 0
+    k = values.count(best)
+    if k > 1 and foxes == p:
+        return bonus
+    return split(bonus, k)
+
+
+def final_scores(st) -> list[float]:
+    from .powers import END_GAME, end_games as E
+
     g, n = st.game, st.n
-    counts = [goods_by_type(st, p) for p in range(n)]
+    ids, owner = g.ids, st.owner
+    cargo, at_sea, per_container = st.cargo, st.at_sea, g.container_value
     scores = []
-    for p in range(n):
-        # Containers loaded onto shipments still in the harbor: 2 each.
-        score = st.credits[p] + g.container_value * sum(len(st.cargo[s]) for s in st.harbor_ships(p))
-        score += sum(k * v for k, v in zip(counts[p], g.good_values))
-        if all(counts[p]):
-            score += g.one_of_each_bonus
-        scores.append(score)
-    for t in range(NUM_TYPES):
-        best = max(counts[p][t] for p in range(n))
-        if best == 0:
-            continue
-        winners = [p for p in range(n) if counts[p][t] == best]
-        share = split(g.majority_bonus[t], len(winners))
-        for p in winners:
-            scores[p] += share
+    for p in range(n):                                                 # step 1
+        harbor = (0 if at_sea[2 * p] else len(cargo[2 * p])) + (0 if at_sea[2 * p + 1] else len(cargo[2 * p + 1]))
+        scores.append(st.credits[p] + st.passive[p] + per_container * harbor)
+    for key, fn in END_GAME.items():                                   # step 2
+        p = owner[ids[key]]
+        if p >= 0:
+            scores[p] += fn(st, p)
+    powers: list[frozenset] = [_NO_POWERS] * n
+    for key in E.HARBOR_POWERS:
+        p = owner[ids[key]]
+        if p >= 0:
+            powers[p] = powers[p] | {key}
+    goods = [goods_by_type(st, p) for p in range(n)]
+    counts = [tuple(E.virtual_goods(goods[p], powers[p])) if powers[p] else tuple(goods[p]) for p in range(n)]
+    rules = (g.good_values, g.majority_bonus, g.one_of_each_bonus)
+    for i in range(n):                                                 # step 3
+        p = (st.leader + i) % n
+        if powers[p] and _declares(st, p, powers[p], E):
+            harbors = _harbors(st, p, goods[p], powers[p], E)
+            counts[p], powers[p] = _best_harbor(rules, p, tuple(counts), tuple(powers), harbors)
+    for p, goods_score in enumerate(_Goods(rules, counts, powers, E).goods_scores()):   # step 4
+        scores[p] += goods_score
+    return _rank(st, scores, _foxes(powers))
+
+
+def _foxes(powers) -> int:
+    return next((q for q, pw in enumerate(powers) if "foxes" in pw), -1)
+
+
+def _rank(st, scores: list, foxes: int) -> list:
+    """Step 5."""
+    if foxes >= 0 and any(s == scores[foxes] for q, s in enumerate(scores) if q != foxes):
+        scores[foxes] += FOXES_TIE_BREAK
+    w = st.instant_winner
+    if w >= 0:
+        best_other = max((s for q, s in enumerate(scores) if q != w), default=scores[w])
+        scores[w] = max(scores[w], best_other + OUTRIGHT_WIN_MARGIN)
     return scores
+
+
+def _declares(st, p: int, powers, E) -> bool:
+    """Whether p has a game-end choice that changes his goods."""
+    return ("diamond_rings" in powers or ("cheap_shirts" in powers and bool(st.imports[p]))
+            or ("teslas" in powers and E.supply_imports(st, p) > 0))
+
+
+def _harbors(st, p: int, goods: list[int], powers: frozenset, E) -> tuple:
+    """Every distinct harbor p can choose (Cheap Shirts' moves, then Diamond Rings'), as
+    (goods per type, wild goods for Teslas, powers still held)."""
+    if "cheap_shirts" in powers and st.imports[p]:
+        shirts = E.cheap_shirts_moves(st, p, goods, "scotch_whisky" in powers)
+    else:
+        shirts = [((0,) * NUM_TYPES, E.supply_imports(st, p))]
+    rings = E.diamond_rings_moves(st, p) if "diamond_rings" in powers else [((0,) * NUM_TYPES, _NO_POWERS)]
+    harbors = {}
+    for shirts_added, supply_left in shirts:
+        for rings_added, lost in rings:
+            kept = powers - lost
+            base = tuple(k + a + b for k, a, b in zip(goods, shirts_added, rings_added))
+            harbors[(base, supply_left if "teslas" in kept else 0, kept)] = None
+    return tuple(harbors)
+
+
+@lru_cache(maxsize=4096)
+def _best_harbor(rules: tuple, p: int, counts: tuple, powers: tuple, harbors: tuple) -> tuple:
+    """p's best harbor given everyone else's goods: (p's goods counts, virtual goods included;
+    the powers p still holds). A pure function of its arguments, cached: the running score asks
+    the same question after most steps."""
+    from .powers import end_games as E
+
+    exact = MAX_EXACT_WILDS           # wild goods are placed exactly while within budget
+    while exact > 0 and len(harbors) * len(_splits(exact)) > MAX_EVALUATIONS:
+        exact -= 1
+    score = _Goods(rules, list(counts), list(powers), E).scorer(p)
+    best = None
+    for base, wilds, kept in harbors:
+        value, goods = _best_wilds(score, base, wilds, kept, exact, E)
+        if best is None or value > best[0]:
+            best = (value, goods, kept)
+    return tuple(best[1]), best[2]
+
+
+def _best_wilds(score, base: tuple[int, ...], wilds: int, powers: frozenset, exact: int, E):
+    """The best types for wild goods (Teslas): (the goods score, the goods counts). Past ``exact``
+    wild goods, the surplus goes one at a time where it scores most."""
+    base = list(base)
+
+    def value(extra) -> tuple[int, list[int]]:
+        counts = E.virtual_goods([k + x for k, x in zip(base, extra)], powers)
+        return score(counts, powers), counts
+
+    while wilds > exact:
+        gains = [value(tuple(int(t == u) for u in range(NUM_TYPES)))[0] for t in range(NUM_TYPES)]
+        base[gains.index(max(gains))] += 1
+        wilds -= 1
+    best = None
+    for extra in _splits(wilds):
+        v = value(extra)
+        if best is None or v[0] > best[0]:
+            best = v
+    return best
+
+
+@lru_cache(maxsize=None)
+def _splits(w: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to give w wild goods to the five types."""
+    result = []
+
+    def rec(prefix, left, slots):
+        if slots == 1:
+            result.append(prefix + (left,))
+            return
+        for k in range(left, -1, -1):
+            rec(prefix + (k,), left - k, slots - 1)
+
+    rec((), w, NUM_TYPES)
+    return tuple(result)
+
+
+class _Goods:
+    """Every player's goods (virtual goods included) and the powers that score them (step 4).
+    ``rules``: (good values, majority bonuses, the one-of-each bonus)."""
+
+    def __init__(self, rules: tuple, counts: list, powers: list, E):
+        self.values, self.bonus, self.one_of_each = rules
+        self.counts = counts
+        self.powers = powers
+        self.E = E
+
+    def goods_scores(self) -> list[int]:
+        """Every player's goods score; majorities in one pass per type."""
+        counts = self.counts
+        foxes = _foxes(self.powers)
+        scores = [self.own_goods(p) for p in range(len(counts))]
+        for t, column in enumerate(zip(*counts)):
+            best = max(column)
+            if best == 0:
+                continue
+            tied = [q for q, k in enumerate(column) if k == best]
+            for q in tied:
+                scores[q] += self.share(q, t, tied, foxes)
+        return scores
+
+    def scorer(self, p: int):
+        """p's goods score as a function of p's goods counts and powers, everyone else's fixed."""
+        others = [q for q in range(len(self.counts)) if q != p]
+        best = [max((self.counts[q][t] for q in others), default=0) for t in range(NUM_TYPES)]
+        tied = [[q for q in others if self.counts[q][t] == best[t]] for t in range(NUM_TYPES)]
+        foxes = _foxes([self.powers[q] if q != p else _NO_POWERS for q in range(len(self.powers))])
+
+        def score(counts: list[int], powers: frozenset) -> int:
+            self.counts[p], self.powers[p] = counts, powers
+            fox = p if "foxes" in powers else foxes
+            total = self.own_goods(p)
+            for t, mine in enumerate(counts):
+                if mine == 0 or mine < best[t]:
+                    continue
+                total += self.share(p, t, tied[t] + [p] if mine == best[t] else [p], fox)
+            return total
+
+        return score
+
+    def own_goods(self, p: int) -> int:
+        """What p's goods score apart from the majorities: values, one of each, goods bonuses."""
+        counts, powers = self.counts[p], self.powers[p]
+        values = self.E.good_values(self.values, powers) if powers else self.values
+        score = sum(map(mul, counts, values))
+        if min(counts) >= 1:
+            score += self.one_of_each
+        if powers:
+            for key, fn in self.E.GOODS_BONUS.items():
+                if key in powers:
+                    score += fn(counts)
+        return score
+
+    def share(self, p: int, t: int, tied: list[int], foxes: int) -> int:
+        """p's part of the bonus (or penalty) for the most goods of type t, p among ``tied``."""
+        E = self.E
+        bonus = self.bonus[t]
+        k = len(tied)
+        if k == 1 and not self.powers[p]:
+            return bonus
+        if k > 1 and foxes in tied:
+            # Foxes' holder breaks the tie his way: he takes a gain alone, and steps out of a loss
+            # (the others still tied share it).
+            alone = E.majority_amount(bonus, t, self.powers[foxes])
+            if alone > 0:
+                return alone if p == foxes else 0
+            if p == foxes:
+                return 0
+            k -= 1
+        return E.majority_amount(split(bonus, k), t, self.powers[p])
