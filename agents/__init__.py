@@ -18,6 +18,7 @@ AGENT_KINDS = {
         "ciq_v0": "agents.ciq_bot:CIQRuleAgent",
         "illegal_v0": "agents.illegal_bot:IllegalRuleAgent",
         "humble_smuggle_v0": "agents.humble_smuggle_bot:HumbleSmuggleRuleAgent",
+        "import_export_v0": "agents.import_export_bot:ImportExportRuleAgent",
     },
     "ppo": {"*": "agents.ppo:PPOAgent"},
 }
