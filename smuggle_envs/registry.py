@@ -13,6 +13,7 @@ _GAMES = {
     "ciq_v0": ("smuggle_envs.games.ciq", "CIQGame", "CIQ (Jason Reed)", "2-6"),
     "illegal_v0": ("smuggle_envs.games.illegal", "IllegalGame", "Illegal (ElPadre)", "2-6"),
     "humble_smuggle_v0": ("smuggle_envs.games.humble_smuggle", "HumbleSmuggleGame", "Humble smuggle", "2-5"),
+    "import_export_v0": ("smuggle_envs.games.import_export", "ImportExportGame", "Import / Export (Dark Flight Games)", "2-6"),
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_GAMES)

@@ -321,18 +321,42 @@ class ImportExportState(State):
         return other
 
     def resample(self, player: int, rng: random.Random) -> "ImportExportState":
-        """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids."""
+        """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids.
+
+        A decision in progress whose options come from another player's hand is asked again from
+        the redrawn hand, and the redraw keeps what the table saw of that hand (a player who
+        started a two-card wild holds a card of its colour). A power asking another player to
+        choose from its hand is the one exception: that player's hand is kept as it is.
+        """
         other = self.clone()
-        others = [q for q in range(self.n) if q != player]
+        ask = other.ask
+        decider = -1 if ask is None or ask[4] else ask[1]     # a hand-based decision in progress
+        reask = REASK.get(ask[0]) if decider >= 0 and decider != player else None
+        if ask is not None and ask[0] == P_POWER and decider not in (-1, player):
+            step = HAND_ASKS.get(ask[3][1]) if len(ask[3]) > 1 and isinstance(ask[3][1], str) else None
+            reask = (lambda st, old, step=step: step(st, old[1])) if step else None
+        frozen = {player} if reask is not None or decider < 0 else {player, decider}
+        others = [q for q in range(self.n) if q not in frozen]
         pool = other.deck + [c for q in others for c in other.hands[q]]
-        rng.shuffle(pool)
-        for q in others:
-            k = len(other.hands[q])
-            other.hands[q], pool = pool[:k], pool[k:]
-        other.deck = pool
+        for _ in range(200):
+            rng.shuffle(pool)
+            rest = pool
+            for q in others:
+                k = len(self.hands[q])
+                other.hands[q], rest = rest[:k], rest[k:]
+            if reask is None or _consistent(other, ask):
+                break
+        else:                       # no redraw fits what the table saw: keep the real hands
+            for q in others:
+                other.hands[q] = self.hands[q][:]
+            rest = [c for c in pool if not any(c in other.hands[q] for q in others)]
+        other.deck = rest
         for q in others:
             if other.bids[q] >= 0:
                 other.bids[q] = rng.randrange(min(other.credits[q] // 2, A.MAX_BID_STEPS) + 1)
+        if reask is not None:
+            other.ask = None
+            reask(other, ask)
         other.rng = random.Random(rng.getrandbits(64))
         other._not_replayable = "a resampled state is a hypothetical deal"
         return other
@@ -1380,3 +1404,38 @@ RESUME = {
 
 from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)
 from .powers import modifiers as M  # noqa: E402  (the powers that change a basic rule)
+from .powers.immediates import HAND_ASKS  # noqa: E402
+
+
+# Asking again from a redrawn hand (``State.resample``): how each hand-based decision is made,
+# given the decision that was in progress.
+def _consistent(st: ImportExportState, ask: tuple) -> bool:
+    """Whether a redrawn hand fits what the table saw of it during a two-card wild."""
+    phase, p = ask[0], ask[1]
+    if phase == P_WILD1:
+        return bool(st.wild_firsts(p))
+    if phase == P_WILD2:
+        t = st.game.ctype[st.played[p][-1]]
+        return any(st.game.ctype[c] == t for c in st.hands[p])
+    return True
+
+
+def _reask_wild(st: ImportExportState, ask: tuple) -> None:
+    phase, p, ctx = ask[0], ask[1], ask[3]
+    if phase == P_WILD1:
+        options = st.wild_firsts(p)
+    else:
+        t = st.game.ctype[st.played[p][-1]]
+        options = [c for c in st.hands[p] if st.game.ctype[c] == t]
+    st._ask(phase, p, _cards(options), ctx)
+
+
+REASK = {
+    P_LEAD: lambda st, ask: _ask_lead(st),
+    P_FOLLOW: lambda st, ask: t_follow(st, ask[1]),
+    P_CONTRACT_CARD: lambda st, ask: t_act(st, ask[1]),
+    P_LOAD_CARD: lambda st, ask: t_act(st, ask[1]),
+    P_SUPPLY: lambda st, ask: t_act(st, ask[1]),
+    P_WILD1: _reask_wild,
+    P_WILD2: _reask_wild,
+}
