@@ -56,6 +56,7 @@ def build_layout(game) -> ObservationLayout:
         Piece("pending", MAX_CARDS, "the card being placed now (one-hot)"),
         Piece("power", MAX_CARDS, "the card whose power asks the decision in progress (one-hot)"),
         Piece("import_ship", 2 * n, "the ship being imported from, seat-relative ship order"),
+        Piece("import_island", 1, "1 while the supply island is being imported from (Dark Flight Games)"),
         Piece("bidders", n, "seats in the current import round"),
         Piece("has_bid", n, "seats that have made their sealed bid this round"),
         Piece("my_bid", 1, "your sealed bid this round / 50", 0.0, INF),
@@ -107,6 +108,8 @@ class ImportExportEncoder:
         if st.import_ship >= 0:
             s = st.import_ship
             ones(o["import_ship"] + 2 * rel[s // 2] + s % 2)
+        if _from_island(st):
+            ones(o["import_island"])
         val.extend([1.0] * len(idx))
         for q in range(n):
             r = rel[q]
@@ -166,6 +169,16 @@ class ImportExportEncoder:
             put(base + 1 + 2 * T, len(st.cargo[s]) / 8)
 
 
-from .rules import P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE, P_POWER  # noqa: E402
+from .rules import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE, P_POWER  # noqa: E402
 
 _BIDDING = (P_IMPORT_SHIP, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE)
+
+
+def _from_island(st) -> bool:
+    """Whether the import in progress is from the supply island (ship -1, Dark Flight Games)."""
+    ask = st.ask
+    if ask is None:
+        return False
+    if ask[0] == P_BID:
+        return st.import_ship == ISLAND
+    return ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and ask[3][1] == ISLAND

@@ -1370,8 +1370,8 @@ def t_turn_end(st: ImportExportState) -> None:
 
 def t_sail(st: ImportExportState, s: int) -> None:
     """The completed ship and its containers go to the open sea."""
-    st.at_sea[s] = True
-    st.ship_emptied(s)              # a ship emptied by a power before sailing stays home
+    if st.cargo[s]:                 # a ship emptied by a power before sailing never leaves
+        st.at_sea[s] = True
 
 
 def t_recheck(st: ImportExportState, p: int) -> None:

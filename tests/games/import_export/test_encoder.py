@@ -80,6 +80,9 @@ def reference(st, p):
         "pending": one_hot(st.pending, MAX_CARDS),
         "power": one_hot(g.ids[st.ask[3][0]] if not over and st.ask[0] == P_POWER else None, MAX_CARDS),
         "import_ship": import_ship,
+        "import_island": [float(not over and (
+            (st.ask[0] == P_BID and st.import_ship == -1)
+            or (st.ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and st.ask[3][1] == -1)))],
         "bidders": [float(bidding and q in st.bidders) for q in seats],
         "has_bid": [float(bidding and q in st.bidders and st.bids[q] >= 0) for q in seats],
         "my_bid": [2 * st.bids[p] / 50 if st.bids[p] >= 0 else 0.0],

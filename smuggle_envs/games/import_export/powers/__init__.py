@@ -37,6 +37,7 @@ EVENTS = {
     "good_added": "(p, card): card was added to p's goods",
     "imported": "(p, ship, card): p imported card from ship (to imports, goods or the discard)",
     "pirated": "(p, card, ship): p pirated card from ship (-1: the supply island)",
+    "taken": "(p, card, ship): a power of p's took card off ship (Printed Money)",
     "draw_action": "(p): p took a draw action (as leader or follower)",
     "drew": "(p, k): p drew k cards (any reason)",
     "ship_returned": "(ship): a ship came back from the open sea to its owner's harbor",

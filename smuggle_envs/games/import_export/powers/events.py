@@ -109,6 +109,11 @@ def aeroponics_pirated(st, holder, p, card, s):
     _aeroponics(st, holder, s)
 
 
+@listener("taken", "aeroponics")
+def aeroponics_taken(st, holder, p, card, s):
+    _aeroponics(st, holder, s)
+
+
 @listener("import_done", "aeroponics")
 def aeroponics_imported(st, holder, p, s):
     # Checked when the importer is done: the ship must stay at sea while it picks its cards.

@@ -322,7 +322,7 @@ def _apples(st, action: int, p: int) -> None:
 def bamboo(st, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
-    need = len(st.game.cload[card])
+    need = st.need(p, card)
     ships = [A.SHIP + s for s in _free_ships(st, p) if st.room(s) >= need]
     if ships:
         _ask(st, "bamboo", p, [A.DONE] + ships, "bamboo", p, card)
@@ -334,9 +334,7 @@ def _bamboo(st, action: int, p: int, card: int) -> None:
         return
     s = action - A.SHIP
     st.remove_shipment(p, card)
-    st.contracts[s].append(card)
-    st.emit("contracted", p, s, card)
-    st.check_complete(s)             # containers left by a discarded contract may already fit
+    st.contract(p, s, card)          # as a Contract action would: Paprika, completion on leftovers
 
 
 @self_power("beer")
@@ -603,6 +601,7 @@ def _printed_money_take(st, action: int, p: int) -> None:
     st.cargo[s].remove(card)
     st.pending = card
     st.push("power", "imm_printed_money_place", p, card)
+    st.emit("taken", p, card, s)     # Aeroponics may bring a ship left with one container home
     st.ship_emptied(s)               # an emptied ship at sea goes home (its owner gets nothing)
 
 
