@@ -55,6 +55,7 @@ def build_layout(game) -> ObservationLayout:
         Piece("played", MAX_CARDS, f"cards played this turn to declare or follow, {card}"),
         Piece("pending", MAX_CARDS, "the card being placed now (one-hot)"),
         Piece("power", MAX_CARDS, "the card whose power asks the decision in progress (one-hot)"),
+        Piece("wind_copy", MAX_CARDS, "the completed shipment whose power Wind Turbines copies (one-hot)"),
         Piece("import_ship", 2 * n, "the ship being imported from, seat-relative ship order"),
         Piece("import_island", 1, "1 while the supply island is being imported from (Dark Flight Games)"),
         Piece("bidders", n, "seats in the current import round"),
@@ -108,6 +109,8 @@ class ImportExportEncoder:
         if st.import_ship >= 0:
             s = st.import_ship
             ones(o["import_ship"] + 2 * rel[s // 2] + s % 2)
+        if st.wind_copy >= 0:
+            ones(o["wind_copy"] + st.wind_copy)
         if _from_island(st):
             ones(o["import_island"])
         val.extend([1.0] * len(idx))

@@ -149,6 +149,7 @@ class ImportExportGame(Game):
         self.tablets, self.ferraris, self.scotch_whisky = ids["tablets"], ids["ferraris"], ids["scotch_whisky"]
         self.board_games, self.foxes = ids["board_games"], ids["foxes"]
         self.miri_machines, self.can_openers = ids["miri_machines"], ids["can_openers"]
+        self.wind_turbines = ids["wind_turbines"]
         self.deck_cards = tuple(card.id for card in d.cards if card.module == "base" or card.module in c.modules)
         self.hand_size = rules["hand_size"]
         self.end_credits = rules["end_credits"] if c.end_credits is None else c.end_credits
@@ -263,6 +264,7 @@ class ImportExportState(State):
         self.once: list[str] = []                  # "once per turn" powers used this turn
         self.double_turn = [0] * n                 # Delayed Game: 1 owed, 2 being taken now
         self.check_wins_now = False                 # True once any WIN_CHECKS card is held
+        self.wind_copy = -1                         # the card whose power Wind Turbines copies
         self.stack: list[tuple] = [("turn",)]
         self.ask: tuple | None = None
         self._run()
@@ -394,6 +396,7 @@ class ImportExportState(State):
             for c in self.shipments[p]:
                 self.owner[c] = p
         self.check_wins_now = any(self.owner[g.ids[k]] >= 0 for k in WIN_CHECKS)
+        self.wind_copy = -1
         self.at_sea = [False] * (2 * n)
         self.contracts = [[] for _ in range(2 * n)]
         self.cargo = [[] for _ in range(2 * n)]
@@ -440,10 +443,10 @@ class ImportExportState(State):
     def check_wins(self) -> None:
         """Powers whose condition wins the game outright (``powers.WIN_CHECKS``)."""
         for key, fn in WIN_CHECKS.items():
-            p = self.owner[self.game.ids[key]]
-            if p >= 0 and fn(self, p):
-                self.win(p, f"player {p} won with {self.game.names[self.game.ids[key]].title()}")
-                return
+            for p in self.holders(self.game.ids[key]):
+                if fn(self, p):
+                    self.win(p, f"player {p} won with {self.game.names[self.game.ids[key]].title()}")
+                    return
 
     def _run(self) -> None:
         """Run tasks until a decision is needed; apply single public choices on the way."""
@@ -472,12 +475,26 @@ class ImportExportState(State):
 
     # ----- powers --------------------------------------------------------------------------------
     def has(self, p: int, key: str) -> bool:
-        """Whether p holds the power of ``key`` (the card is in p's completed shipments)."""
-        return self.owner[self.game.ids[key]] == p
+        """Whether p holds the power of ``key``: the card is in p's completed shipments, or p's
+        Wind Turbines copies it."""
+        return self.holds(p, self.game.ids[key])
+
+    def holds(self, p: int, card: int) -> bool:
+        return self.owner[card] == p or (card == self.wind_copy and self.owner[self.game.wind_turbines] == p)
 
     def holder(self, key: str) -> int:
-        """The seat holding ``key``'s power, or -1."""
-        return self.owner[self.game.ids[key]]
+        """The seat holding ``key``'s power (the card's owner first, then a Wind Turbines copy), or -1."""
+        card = self.game.ids[key]
+        p = self.owner[card]
+        return p if p >= 0 or card != self.wind_copy else self.owner[self.game.wind_turbines]
+
+    def holders(self, card: int) -> tuple[int, ...]:
+        """Every seat holding ``card``'s power: its owner and the owner of a Wind Turbines copy."""
+        p = self.owner[card]
+        if card != self.wind_copy:
+            return (p,) if p >= 0 else ()
+        q = self.owner[self.game.wind_turbines]
+        return tuple(x for x in (p, q) if x >= 0)
 
     def add_shipment(self, p: int, card: int) -> None:
         self.shipments[p].append(card)
@@ -491,8 +508,14 @@ class ImportExportState(State):
 
     def emit(self, event: str, *args) -> None:
         """Tell every holder of a power that listens to ``event`` (``powers.LISTENERS``)."""
+        ids = self.game.ids
         for key, fn in LISTENERS.get(event, ()):
-            p = self.owner[self.game.ids[key]]
+            card = ids[key]
+            if card == self.wind_copy:
+                for p in self.holders(card):
+                    fn(self, p, *args)
+                continue
+            p = self.owner[card]
             if p >= 0:
                 fn(self, p, *args)
 
@@ -517,11 +540,11 @@ class ImportExportState(State):
         """Active credits that end the game: 70 once anyone holds MIRI Machines ("even if playing
         an extended game"), else the configured amount."""
         g = self.game
-        return g.mri_end_credits if self.owner[g.miri_machines] >= 0 else g.end_credits
+        return g.mri_end_credits if self.holders(g.miri_machines) else g.end_credits
 
     def check_credit_end(self, p: int) -> None:
         # Can Openers: "You can no longer trigger game end."
-        if self.end_reason or self.owner[self.game.can_openers] == p:
+        if self.end_reason or self.holds(p, self.game.can_openers):
             return
         limit = self.end_credits()
         if self.credits[p] >= limit:
@@ -562,7 +585,7 @@ class ImportExportState(State):
     def draw_card(self, by: int = -1) -> int:
         """The top card of the deck (-1 and the game ends when deck and discard are empty).
         ``by``: the seat drawing, if any (a Can Openers holder cannot trigger the end)."""
-        ends = not self.end_reason and (by < 0 or self.owner[self.game.can_openers] != by)
+        ends = not self.end_reason and (by < 0 or not self.holds(by, self.game.can_openers))
         if not self.deck:
             if not self.discard:
                 if ends:
@@ -595,7 +618,7 @@ class ImportExportState(State):
     def goods_counted(self, p: int, goods=None) -> int:
         """Goods counted against the limit: Scotch Whisky counts every 2 luxury goods as 1."""
         goods = self.goods[p] if goods is None else goods
-        if self.owner[self.game.scotch_whisky] != p:
+        if not self.holds(p, self.game.scotch_whisky):
             return len(goods)
         ctype = self.game.ctype
         return len(goods) - sum(1 for c in goods if ctype[c] == LUXURY) // 2
@@ -683,7 +706,8 @@ class ImportExportState(State):
         for c in self.contracts[s]:
             t = ctype[c]
             load = g.cload[c]
-            any_colour = own[g.rainbow_ids[t]] == p or c == g.tortillas
+            any_colour = own[g.rainbow_ids[t]] == p or c == g.tortillas or (
+                self.wind_copy == g.rainbow_ids[t] and own[g.wind_turbines] == p)
             if prefab and t == LUXURY and len(load) > 1:
                 capped.append((None if any_colour else load, (len(load) + 1) // 2))
             elif any_colour:
@@ -1285,8 +1309,8 @@ def r_bid(st: ImportExportState, action: int, i: int) -> None:
     # that order (R5.9).
     best = max(st.bids[q] for q in st.bidders)
     tied = [q for q in st.bidders if st.bids[q] == best]
-    fox = st.owner[st.game.foxes]
-    winner = fox if fox in tied else tied[0]
+    foxes = [q for q in st.holders(st.game.foxes) if q in tied]
+    winner = foxes[0] if foxes else tied[0]
     st.last_bids = st.bids[:]
     st.bids = [-1] * st.n
     _won(st, winner, st.import_ship, 2 * best)

@@ -76,13 +76,11 @@ def final_scores(st) -> list[float]:
         harbor = (0 if at_sea[2 * p] else len(cargo[2 * p])) + (0 if at_sea[2 * p + 1] else len(cargo[2 * p + 1]))
         scores.append(st.credits[p] + st.passive[p] + per_container * harbor)
     for key, fn in END_GAME.items():                                   # step 2
-        p = owner[ids[key]]
-        if p >= 0:
+        for p in st.holders(ids[key]):
             scores[p] += fn(st, p)
     powers: list[frozenset] = [_NO_POWERS] * n
     for key in E.HARBOR_POWERS:
-        p = owner[ids[key]]
-        if p >= 0:
+        for p in st.holders(ids[key]):
             powers[p] = powers[p] | {key}
     goods = [goods_by_type(st, p) for p in range(n)]
     counts = [tuple(E.virtual_goods(goods[p], powers[p])) if powers[p] else tuple(goods[p]) for p in range(n)]

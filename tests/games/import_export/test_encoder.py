@@ -79,6 +79,7 @@ def reference(st, p):
         "played": cards(c for q in range(n) for c in st.played[q]),
         "pending": one_hot(st.pending, MAX_CARDS),
         "power": one_hot(g.ids[st.ask[3][0]] if not over and st.ask[0] == P_POWER else None, MAX_CARDS),
+        "wind_copy": one_hot(st.wind_copy if st.wind_copy >= 0 else None, MAX_CARDS),
         "import_ship": import_ship,
         "import_island": [float(not over and (
             (st.ask[0] == P_BID and st.import_ship == -1)

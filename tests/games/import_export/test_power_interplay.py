@@ -38,3 +38,16 @@ def test_bamboo_contracted_again_by_its_power_is_a_contract_for_paprika(table):
     st = t.state
     assert st.contracts[1] == [t.id("bamboo")]
     assert t.phase == P_POWER and st.ask[3][0] == "paprika"    # a free load with the new contract
+
+
+def test_wind_turbines_copying_a_passive_power_gives_its_holder_that_power(table):
+    # Wind Turbines copied Sugar ("When you contract an agriculture shipment, take 2 credits"):
+    # its holder now earns Sugar's credits; Sugar's own holder, who did not contract, does not.
+    t = table(2, hands={0: ["bubblegum", "bamboo"], 1: []}, shipments={0: ["wind_turbines"], 1: ["sugar"]})
+    st = t.state
+    st.wind_copy = t.id("sugar")                  # as the Wind Turbines power records it
+    assert st.has(0, "sugar") and st.has(1, "sugar") and st.holders(t.id("sugar")) == (1, 0)
+    t.do("bubblegum", "draw", "bamboo", ("ship", 0))
+    assert st.contracts[0] == [t.id("bamboo")]
+    assert st.credits[0] == 12 and st.credits[1] == 10
+    assert t.game.observation_layout.get(st.observation(1), "wind_copy")[t.id("sugar")] == 1

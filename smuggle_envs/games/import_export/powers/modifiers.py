@@ -543,7 +543,7 @@ def has_most(st, p: int, counts: list[int]) -> bool:
     if mine <= 0:
         return False
     others = max(counts[q] for q in range(st.n) if q != p)
-    return mine > others or (mine == others and st.owner[st.game.foxes] == p)
+    return mine > others or (mine == others and st.holds(p, st.game.foxes))
 
 
 @win_check("the_mother_load")
