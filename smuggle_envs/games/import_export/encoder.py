@@ -146,10 +146,8 @@ class ImportExportEncoder:
             put(o["my_bid"], st.bids[player] / 25)
         put(o["deck"], len(st.deck) / 128)
         put(o["turn"], st.turn / g.config.max_turns)
-        obs = np.zeros(self.layout.size, np.float32)
-        # np.add.at sums repeated indices (counts); plain assignment would keep only one.
-        np.add.at(obs, idx, val)
-        return obs
+        # bincount sums repeated indices (counts); plain assignment would keep only one.
+        return np.bincount(idx, weights=val, minlength=self.layout.size).astype(np.float32)
 
     def _ship(self, st, s: int, base: int, mine: bool, put) -> None:
         ctype = self.game.ctype
