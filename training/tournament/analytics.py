@@ -3,9 +3,10 @@
 Each stored game is replayed from (env id, config, seed, actions) on the engine, and every
 decision is classified from the state's public fields just before and after it. Games register
 an analyser in ``ANALYZERS`` (env id -> class); a game without one gets ``GenericAnalysis``,
-which says so and counts decisions per agent. Smuggle's analyser is below; CIQ's, Illegal's and
-Humble smuggle's are in ``analytics_ciq.py``, ``analytics_illegal.py`` and ``analytics_humble.py``
-(their definitions in their docstrings), sharing the helpers of ``analytics_common.py``.
+which says so and counts decisions per agent. Smuggle's analyser is below; CIQ's, Illegal's,
+Humble smuggle's and Import / Export's are in ``analytics_ciq.py``, ``analytics_illegal.py``,
+``analytics_humble.py`` and ``analytics_import_export.py`` (their definitions in their
+docstrings), sharing the helpers of ``analytics_common.py``.
 
 Smuggle (``SmuggleAnalysis``), per agent:
 
@@ -45,6 +46,7 @@ from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, wr
 from .analytics_ciq import CIQAnalysis
 from .analytics_humble import HumbleSmuggleAnalysis
 from .analytics_illegal import IllegalAnalysis
+from .analytics_import_export import ImportExportAnalysis
 
 
 # ----- Smuggle -----------------------------------------------------------------------------------
@@ -347,6 +349,7 @@ ANALYZERS = {
     "ciq_v0": CIQAnalysis,
     "illegal_v0": IllegalAnalysis,
     "humble_smuggle_v0": HumbleSmuggleAnalysis,
+    "import_export_v0": ImportExportAnalysis,
 }
 """env id -> analyser class: ``cls(agent_names)`` with ``add_game(env_id, config, seed, actions,
 seating)``, ``text()``, ``write_csv(path)`` and ``plot(path, title)``."""

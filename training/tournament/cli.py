@@ -321,8 +321,10 @@ def register(subparsers) -> None:
                     "Diplomatic Bag claims true and false. CIQ: smuggle rate, Smuggles caught, Fire\n"
                     "rate and precision. Illegal: trades offered and accepted, Magnum reactions,\n"
                     "cards passed after Paranoia. Humble smuggle: face-down selections that broke or\n"
-                    "fit the round's rule. Other games: a count of decisions. Printed, and written\n"
-                    "as CSV and PNG.")
+                    "fit the round's rule. Import / Export: sealed Import bids (mean bid, share of\n"
+                    "credits, wins and ties, overpay over the second-highest bid), ships won (free,\n"
+                    "own or another's, owner fees, containers) and the leader's ship picks. Other\n"
+                    "games: a count of decisions. Printed, and written as CSV and PNG.")
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
     p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")

@@ -102,7 +102,8 @@ def test_tournament_end_to_end(env_id, tmp_path, run_cli, has_rule_bot, capsys):
     analysed = {"smuggle_v0": ("bluffing", "declarations (as holder)", "as Customs Officer"),
                 "ciq_v0": ("smuggling", "as shipper", "as target of a Smuggle"),
                 "illegal_v0": ("hidden_information", "trades (with the active player)", "Magnum reactions"),
-                "humble_smuggle_v0": ("face_down", "face-down selections", "Play cards attached")}
+                "humble_smuggle_v0": ("face_down", "face-down selections", "Play cards attached"),
+                "import_export_v0": ("sealed_bids", "sealed Import bids", "ships won", "as leader")}
     if env_id in analysed:
         title, *headers = analysed[env_id]
         assert all(h in text for h in headers) and "no hidden-information analysis" not in text

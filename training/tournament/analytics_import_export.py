@@ -1,0 +1,354 @@
+"""Sealed-bid analytics of Import / Export (``import_export_v0``), computed from stored replays.
+
+What Import / Export hides is the hands and the **sealed bids** of the Import action: the leader
+picks a ship at sea, every player with an Import action this round bids in secret (even amounts,
+0 up to its active credits, asked in turn from the leader), and the bids are revealed once all
+are in. "The highest bidder pays their bid to the bank" and takes two containers from the ship,
+"up to one card in their imports, and/or up to two cards in their goods"; the leader breaks ties
+(else the tied bidder closest clockwise from him; a Foxes holder breaks every tie); "the owner
+takes 2 credits from the bank per won bid" by someone else; a player alone in a round takes the
+containers free (R5.9). The replay sees every bid, including those the engine applies by itself
+(a bidder with fewer than 2 credits can only bid 0; a leader with one ship at sea has no choice).
+Per agent, over the Import rounds of the Import action (the solo imports some powers give,
+Glasses or Pocky, are not bids and are left out):
+
+**Sealed bids** (rounds with two or more bidders):
+  * *rounds bid*, *mean bid* (credits), *bids of 0*, of which *forced* (fewer than 2 active
+    credits: 0 was the only bid); *bid share*: the mean of bid / its active credits, over the
+    bids where it had a choice (at least 2 credits);
+  * *won*, *won at a tie* (the bid equalled another's and the tie-break gave it the ship), *lost
+    at a tie*; win rate = won / rounds bid;
+  * *paid*: credits its winning bids cost it (to the bank, or to the Dark Flight Games holder for
+    an island import; nothing when that holder wins its own island import);
+  * *overpay*: on each win, its bid minus the second-highest bid (0 at a tie): the credits it
+    left on the table, since the same ship went for the second-highest bid plus nothing.
+**Ships won** (sealed or alone): *free imports* (it was the only bidder), ships of *others*
+(their owner took the *owner fee* from the bank: 2 credits, 4 with Pants), its *own* ships (no
+fee), the supply *island* (Dark Flight Games); the *containers* taken and where they went: *to
+imports* (an extra action of the card's type every turn), *to goods* (points, tiers), or
+*discarded* (no room); credits paid per container bought. As ship owner: imports by others from
+its ships and the owner fees it received.
+**As leader**: the ships it picked for each round: its own ship, another's, the island; how many
+picks were *forced* (a single option), and how often its own ship was at sea to be picked.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from training.match import format_table
+
+from .analytics_common import PerAgentAnalysis, _ci, _money, _pct, _rate, plot_panels
+
+
+@dataclass
+class ImportExportAgentStats:
+    name: str
+    # sealed bids (Import rounds with two or more bidders)
+    bids: int = 0
+    bid_credits: int = 0
+    zero_bids: int = 0
+    forced_bids: int = 0            # fewer than 2 active credits: 0 was the only bid
+    share_sum: float = 0.0          # sum of bid / active credits over bids with a choice
+    share_bids: int = 0
+    won: int = 0
+    won_tie: int = 0
+    lost_tie: int = 0
+    paid: int = 0
+    overpay: int = 0
+    # ships won, sealed or alone
+    free: int = 0
+    won_other: int = 0
+    owner_fees: int = 0             # credits the owners of those ships took from the bank
+    won_own: int = 0
+    won_island: int = 0
+    containers: int = 0
+    containers_bought: int = 0      # taken after a won sealed bid
+    to_imports: int = 0
+    to_goods: int = 0
+    discarded: int = 0
+    # as ship owner
+    imported_from: int = 0          # imports by others from its ships
+    fees_received: int = 0
+    # as leader
+    picks: int = 0
+    picks_forced: int = 0
+    picks_own: int = 0
+    picks_other: int = 0
+    picks_island: int = 0
+    own_at_sea: int = 0             # picks where one of its own ships could be picked
+
+    @property
+    def rounds(self) -> int:
+        return self.bids + self.free
+
+    @property
+    def ships_won(self) -> int:
+        return self.won + self.free
+
+    def row(self) -> dict[str, float]:
+        return {
+            "agent": self.name, "import_rounds": self.rounds, "rounds_bid": self.bids,
+            "bid_credits": self.bid_credits, "mean_bid": _rate(self.bid_credits, self.bids),
+            "bids_of_0": self.zero_bids, "forced_bids_of_0": self.forced_bids,
+            "bid_share": _rate(self.share_sum, self.share_bids), "bids_with_a_choice": self.share_bids,
+            "won": self.won, "won_at_tie": self.won_tie, "lost_at_tie": self.lost_tie,
+            "win_rate": _rate(self.won, self.bids), "paid": self.paid, "overpay": self.overpay,
+            "overpay_per_win": _rate(self.overpay, self.won),
+            "ships_won": self.ships_won, "free_imports": self.free, "won_others_ship": self.won_other,
+            "owner_fees_paid_to_owners": self.owner_fees, "won_own_ship": self.won_own,
+            "won_island": self.won_island, "containers": self.containers,
+            "containers_bought": self.containers_bought, "to_imports": self.to_imports,
+            "to_goods": self.to_goods, "discarded": self.discarded,
+            "credits_per_container_bought": _rate(self.paid, self.containers_bought),
+            "imported_from_by_others": self.imported_from, "owner_fees_received": self.fees_received,
+            "leader_picks": self.picks, "leader_picks_forced": self.picks_forced,
+            "leader_picks_own_ship": self.picks_own, "leader_picks_others_ship": self.picks_other,
+            "leader_picks_island": self.picks_island, "leader_own_ship_at_sea": self.own_at_sea,
+        }
+
+
+@dataclass
+class _Won:
+    """A resolved Import round, followed while the winner places its containers."""
+
+    winner: int
+    ship: int                       # -1: the supply island
+    sealed: bool
+    bids: dict                      # seat -> credits bid (sealed rounds)
+    left: int                       # containers still to place
+    checked: bool = False
+
+
+def _resolve(st, s: int, bidders: Sequence[int], bids: dict) -> tuple:
+    """The engine's resolution of an Import round on ship ``s`` (``r_bid``, ``_won``), read from
+    the state just before it: (winner, price, tied, paid, owner fee, containers to take)."""
+    from smuggle_envs.games.import_export.powers import modifiers as M
+    from smuggle_envs.games.import_export.rules import ISLAND
+
+    if len(bidders) == 1:
+        winner, price, tied = bidders[0], 0, [bidders[0]]
+    else:
+        price = max(bids.values())
+        tied = [q for q in bidders if bids[q] == price]      # bidders are listed from the leader
+        foxes = [q for q in st.holders(st.game.foxes) if q in tied]
+        winner = foxes[0] if foxes else tied[0]
+    if s == ISLAND:
+        paid = 0 if st.holder("dark_flight_games") == winner else price
+        fee, source = 0, st.island
+    else:
+        paid = price
+        fee = M.owner_fee(st, s // 2) if s // 2 != winner else 0
+        source = st.cargo[s]
+    return winner, price, tied, paid, fee, min(M.import_take(st, winner), len(source))
+
+
+def _note(st, action: int):
+    """What a decision about to be applied tells, read from the state before it (None: nothing
+    this analysis counts)."""
+    from smuggle_envs.games.import_export import actions as A
+    from smuggle_envs.games.import_export.powers import modifiers as M
+    from smuggle_envs.games.import_export.rules import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE
+
+    phase, player, options, ctx, _public = st.ask
+    if phase == P_IMPORT_SHIP:
+        s = ISLAND if action == M.OPT_ISLAND else action - A.SHIP
+        bidders = list(st.bidders)
+        own = any(A.SHIP + t in options for t in (2 * player, 2 * player + 1))
+        free = _resolve(st, s, bidders, {}) if len(bidders) == 1 else None
+        return "ship", player, s, bidders, len(options), own, free
+    if phase == P_BID and ctx[0] + 1 == len(st.bidders):         # the last bid: all are in
+        bidders = list(st.bidders)
+        bids = {q: 2 * st.bids[q] for q in bidders}
+        bids[player] = 2 * (action - A.BID)
+        credits = {q: st.credits[q] for q in bidders}
+        s = st.import_ship
+        return "bids", s, bidders, bids, credits, _resolve(st, s, bidders, bids)
+    if phase == P_IMPORT_PICK:
+        return "pick", ctx[0], ctx[1], list(st.last_bids)
+    if phase == P_IMPORT_ZONE:
+        return "zone", ctx[0], ctx[1], action - A.ZONE
+    return None
+
+
+class ImportExportAnalysis(PerAgentAnalysis):
+    """Sealed Import bids, ships won and the leader's ship picks of Import / Export games; see
+    the module docstring for the definitions."""
+
+    title = "sealed_bids"
+    stats_class = ImportExportAgentStats
+
+    def __init__(self, names: Sequence[str]):
+        super().__init__(names)
+        self.mismatches = 0          # engine reveals that disagree with our resolution
+        self._open: _Won | None = None   # the last round resolved, its containers being placed
+
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
+                 seating: Sequence[str]) -> None:
+        from smuggle_envs import make_game
+
+        self.add_state(make_game(env_id, **config).new_initial_state(seed), actions, seating)
+
+    def add_state(self, state, actions: Sequence[int], seating: Sequence[str]) -> None:
+        """Apply ``actions`` to ``state`` (a new game from its seed, or a position laid out with
+        ``arrange``), counting every Import decision, those the engine applies by itself too."""
+        self.games += 1
+        stats = [self._stat(name) for name in seating]
+        auto: list[tuple] = []                 # (ask, note): decisions with one public option
+        engine_ask = state._ask
+
+        def ask(phase, player, options, ctx=(), public=False):
+            engine_ask(phase, player, options, ctx, public)
+            if public and len(options) == 1:       # the engine applies it at once (``_run``)
+                note = _note(state, options[0])
+                if note is not None:
+                    auto.append((state.ask, note))
+
+        state._ask = ask
+        self._open = None
+        try:
+            for action in actions:
+                note = _note(state, action)
+                state.apply_action(action)
+                if note is not None:
+                    self._count(note, stats)
+                for pending, note in auto:
+                    if pending is not state.ask:     # else the game ended before applying it
+                        self._count(note, stats)
+                auto.clear()
+        finally:
+            del state._ask
+
+    def _count(self, note: tuple, stats) -> None:
+        kind = note[0]
+        if kind == "ship":
+            _, leader, s, bidders, n_options, own, free = note
+            me = stats[leader]
+            me.picks += 1
+            me.picks_forced += n_options == 1
+            me.own_at_sea += own
+            if s < 0:
+                me.picks_island += 1
+            elif s // 2 == leader:
+                me.picks_own += 1
+            else:
+                me.picks_other += 1
+            self._open = None
+            if free is not None:
+                stats[bidders[0]].free += 1
+                self._won(stats, s, free, {}, False)
+        elif kind == "bids":
+            _, s, bidders, bids, credits, resolution = note
+            winner, price, tied = resolution[:3]
+            second = max(b for q, b in bids.items() if q != winner)
+            for q in bidders:
+                me, bid = stats[q], bids[q]
+                me.bids += 1
+                me.bid_credits += bid
+                me.zero_bids += bid == 0
+                if credits[q] < 2:
+                    me.forced_bids += 1
+                else:
+                    me.share_sum += bid / credits[q]
+                    me.share_bids += 1
+                if q != winner and q in tied:
+                    me.lost_tie += 1
+            me = stats[winner]
+            me.won += 1
+            me.won_tie += len(tied) > 1
+            me.overpay += price - second
+            self._won(stats, s, resolution, bids, True)
+        elif kind == "pick":
+            _, p, s, revealed = note
+            won = self._open
+            if won is not None and not won.checked:
+                won.checked = True
+                if (p, s) != (won.winner, won.ship) or any(revealed[q] * 2 != b for q, b in won.bids.items()):
+                    self.mismatches += 1
+        elif kind == "zone":
+            from smuggle_envs.games.import_export.actions import GOODS, IMPORTS
+
+            _, p, s, zone = note
+            won = self._open
+            if won is None or (p, s) != (won.winner, won.ship) or won.left <= 0:
+                return                          # a power's import (Pocky), not a round's
+            won.left -= 1
+            me = stats[p]
+            me.containers += 1
+            me.containers_bought += won.sealed
+            if zone == IMPORTS:
+                me.to_imports += 1
+            elif zone == GOODS:
+                me.to_goods += 1
+            else:
+                me.discarded += 1
+
+    def _won(self, stats, s: int, resolution: tuple, bids: dict, sealed: bool) -> None:
+        winner, _price, _tied, paid, fee, take = resolution
+        me = stats[winner]
+        me.paid += paid
+        if s < 0:
+            me.won_island += 1
+        elif s // 2 == winner:
+            me.won_own += 1
+        else:
+            me.won_other += 1
+            me.owner_fees += fee
+            owner = stats[s // 2]
+            owner.imported_from += 1
+            owner.fees_received += fee
+        self._open = _Won(winner, s, sealed, bids, take)
+
+    # ----- output --------------------------------------------------------------------------
+    def text(self) -> str:
+        agents = self.ordered()
+        parts = ["sealed Import bids (rounds with two or more bidders; bids in credits, hidden until "
+                 "all are in): forced = fewer than 2 credits, 0 was the only bid;\nbid share = bid / its "
+                 "active credits (bids with a choice); overpay = its winning bid - the second-highest bid"]
+        rows = [[s.name, s.bids, _money(_rate(s.bid_credits, s.bids)), s.zero_bids, s.forced_bids,
+                 _pct(_rate(s.share_sum, s.share_bids)), s.won, s.won_tie, s.lost_tie,
+                 _pct(_rate(s.won, s.bids)), _ci(s.won, s.bids), _money(s.paid), _money(s.overpay),
+                 _money(_rate(s.overpay, s.won))] for s in agents]
+        parts.append(format_table(
+            ["agent", "rounds bid", "mean bid", "bids of 0", "forced", "bid share", "won", "won at tie",
+             "lost at tie", "win rate", "95% CI", "paid", "overpay", "overpay/win"], rows))
+        parts.append("ships won (sealed bids and free imports: the only bidder); owner fee = credits the "
+                     "ship's owner took from the bank;\ncontainers taken: to imports, to goods, discarded "
+                     "(no room)")
+        rows = [[s.name, s.ships_won, s.free, s.won_other, _money(s.owner_fees), s.won_own, s.won_island,
+                 s.containers, s.to_imports, s.to_goods, s.discarded,
+                 _money(_rate(s.paid, s.containers_bought)), s.imported_from, _money(s.fees_received)]
+                for s in agents]
+        parts.append(format_table(
+            ["agent", "ships won", "free imports", "others' ships", "owner fees", "own ship", "island",
+             "containers", "to imports", "to goods", "discarded", "credits/container", "imported from",
+             "fees received"], rows))
+        parts.append("as leader: the ship it picked for each Import round (forced = one option; own at "
+                     "sea = its own ship could be picked)")
+        rows = [[s.name, s.picks, s.picks_forced, s.picks_own, s.picks_other, s.picks_island, s.own_at_sea,
+                 _pct(_rate(s.picks_own, s.own_at_sea))] for s in agents]
+        parts.append(format_table(["agent", "ships picked", "forced", "own ship", "others' ships", "island",
+                                   "own at sea", "own when at sea"], rows))
+        if self.mismatches:
+            parts.append(f"warning: {self.mismatches} Import rounds revealed by the engine disagreed "
+                         "with the resolution of the bids")
+        return "\n\n".join(parts)
+
+    def plot(self, path: str | os.PathLike, title: str = "") -> None:
+        agents = self.ordered()
+        plot_panels(path, title or "Import / Export sealed bids", [s.name for s in agents], [
+            ("sealed bids", [("win rate", [_rate(s.won, s.bids) for s in agents]),
+                             ("bid share of credits", [_rate(s.share_sum, s.share_bids) for s in agents])],
+             "share"),
+            ("credits per sealed bid", [("mean bid", [_rate(s.bid_credits, s.bids) for s in agents]),
+                                        ("overpay per win", [_rate(s.overpay, s.won) for s in agents])],
+             "credits"),
+            ("ships won", [("free", [_rate(s.free, s.ships_won) for s in agents]),
+                           ("others' ships", [_rate(s.won_other, s.ships_won) for s in agents]),
+                           ("own ship", [_rate(s.won_own, s.ships_won) for s in agents])], "share"),
+            ("as leader: ships picked", [("own ship", [_rate(s.picks_own, s.picks) for s in agents]),
+                                         ("others' ships", [_rate(s.picks_other, s.picks) for s in agents])],
+             "share"),
+        ])
