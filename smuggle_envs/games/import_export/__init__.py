@@ -1,12 +1,18 @@
 """Import / Export (Jordan Draper, Dark Flight Games): shipping, contracts and sealed bids.
 
-Work in progress: the turn, the five actions, sealed bids, completion and scoring are in
-``rules.py``; the cards' powers are being added in ``powers/``. Not yet in the registry.
+The turn, the five actions, sealed bids, completion, capacities and the end are in ``rules.py``,
+final scoring in ``scoring.py``, every card's power in ``powers/`` (immediates, events,
+modifiers, end_games). ``docs/rules/import_export.md`` maps every rule and card to its code and
+its test.
 
-| Import             | ``smuggle_envs.games.import_export.ImportExportGame``            |
+| Import             | ``from smuggle_envs import import_export_v0``                    |
 |--------------------|------------------------------------------------------------------|
+| Game               | ``smuggle_envs.games.import_export.ImportExportGame``            |
 | Actions            | Discrete(219)                                                    |
+| Parallel API       | No                                                               |
 | Agents             | ``player_0 .. player_{n-1}``, n = 2 to 6                         |
+| Observation shape  | (1306 + 194 * n,) float32 (2082 for 4 players)                   |
+| Action mask        | ``obs["action_mask"]``, int8, all zeros when not to act           |
 
 ## Actions
 

@@ -39,6 +39,10 @@ def build_layout(game) -> ObservationLayout:
         Piece("my_hand", MAX_CARDS, f"your hand, {card}"),
         Piece("hand_size", n, "cards in hand per seat / 10", 0.0, INF),
         Piece("credits", n, "active credits per seat / 50", 0.0, INF),
+        Piece("passive", n, "passive credits per seat (Helicopter, paid at the end) / 50", 0.0, INF),
+        Piece("double_turn", 2 * n, f"{seatwise}: owes two turns in a row (Delayed Game), is taking them now"),
+        Piece("acting_as", n * NA, f"{seatwise}: the action it carries out this turn when not the declared "
+              "one (Neural Units: load; Rice Cookers: its chosen load or contract), one-hot"),
         Piece("colour", 6 * n, f"{seatwise}: harbor colour, one-hot ({types}, grey)"),
         Piece("imports_by_action", n * NA, f"{seatwise}: cards in imports per action ({acts}) / 4", 0.0, INF),
         Piece("imports_by_type", n * T, f"{seatwise}: cards in imports per good type / 4", 0.0, INF),
@@ -64,7 +68,7 @@ def build_layout(game) -> ObservationLayout:
         Piece("last_bids", n, "the last revealed bids / 50 (0 if none)", 0.0, INF),
         Piece("sold", n, "seats that sold to the island this turn"),
         Piece("deck", 1, "cards in the draw deck / 128", 0.0, INF),
-        Piece("turn", 1, "turns played / max_turns"),
+        Piece("turn", 1, "turns played / turn_limit"),
     ])
 
 
@@ -121,6 +125,12 @@ class ImportExportEncoder:
             put(o["actions_left"] + r, st.actions_left[q] / 4)
             put(o["hand_size"] + r, len(st.hands[q]) / 10)
             put(o["credits"] + r, st.credits[q] / 50)
+            if st.passive[q]:
+                put(o["passive"] + r, st.passive[q] / 50)
+            if st.double_turn[q]:
+                put(o["double_turn"] + 2 * r + st.double_turn[q] - 1, 1.0)
+            if 0 <= st.act_as[q] < NA:
+                put(o["acting_as"] + NA * r + st.act_as[q], 1.0)
             put(o["colour"] + 6 * r + st.colour[q], 1.0)
             for c in st.imports[q]:
                 put(o["imports_by_action"] + NA * r + caction[c], 0.25)
@@ -145,7 +155,7 @@ class ImportExportEncoder:
         if st.bids[player] >= 0:
             put(o["my_bid"], st.bids[player] / 25)
         put(o["deck"], len(st.deck) / 128)
-        put(o["turn"], st.turn / g.config.max_turns)
+        put(o["turn"], st.turn / g.config.turn_limit)
         # bincount sums repeated indices (counts); plain assignment would keep only one.
         return np.bincount(idx, weights=val, minlength=self.layout.size).astype(np.float32)
 

@@ -82,7 +82,7 @@ class ImportExportConfig(GameConfig):
     * ``end_credits``: active credits that end the game (None: 50; the rulebook's extended game
       plays to 80 or more).
     * ``first_leader``: the seat that leads the first turn (None: drawn at random, R5.12).
-    * ``max_turns``: a safety cap; a game still running after this many turns ends as a
+    * ``turn_limit``: a safety cap; a game still running after this many turns ends as a
       truncation.
     """
 
@@ -90,7 +90,7 @@ class ImportExportConfig(GameConfig):
     modules: tuple[str, ...] = ()
     end_credits: int | None = None
     first_leader: int | None = None
-    max_turns: int = 400
+    turn_limit: int = 400
 
     def __post_init__(self):
         if isinstance(self.modules, list):          # configs come back from JSON replays as lists
@@ -106,8 +106,8 @@ class ImportExportConfig(GameConfig):
             raise ConfigError(f"end_credits must be None or an int from 2 to 500, got {self.end_credits!r}")
         if self.first_leader is not None and (_bad_int(self.first_leader) or not 0 <= self.first_leader < n):
             raise ConfigError(f"first_leader must be None or a seat in [0, {n}), got {self.first_leader!r}")
-        if _bad_int(self.max_turns) or not 1 <= self.max_turns <= 10_000:
-            raise ConfigError(f"max_turns must be an int from 1 to 10000, got {self.max_turns!r}")
+        if _bad_int(self.turn_limit) or not 1 <= self.turn_limit <= 10_000:
+            raise ConfigError(f"turn_limit must be an int from 1 to 10000, got {self.turn_limit!r}")
 
     def to_dict(self):
         d = super().to_dict()
@@ -1380,10 +1380,10 @@ def t_turn_end(st: ImportExportState) -> None:
     if st.instant_winner >= 0 or st.end_reason:
         st.over = True
         return
-    if st.turn >= st.game.config.max_turns:
+    if st.turn >= st.game.config.turn_limit:
         st.over = True
         st.truncated = True
-        st.end_reason = f"turn cap ({st.game.config.max_turns} turns)"
+        st.end_reason = f"turn cap ({st.game.config.turn_limit} turns)"
         return
     if st.double_turn[st.leader] == 2:
         st.double_turn[st.leader] = 0

@@ -65,6 +65,9 @@ def reference(st, p):
         "my_hand": cards(st.hands[p]),
         "hand_size": [len(st.hands[q]) / 10 for q in seats],
         "credits": [st.credits[q] / 50 for q in seats],
+        "passive": [st.passive[q] / 50 for q in seats],
+        "double_turn": [x for q in seats for x in (st.double_turn[q] == 1, st.double_turn[q] == 2)],
+        "acting_as": [x for q in seats for x in one_hot(st.act_as[q] if st.act_as[q] >= 0 else None, NA)],
         "colour": [x for q in seats for x in one_hot(st.colour[q], 6)],
         "imports_by_action": [x for q in seats for x in counts(st.imports[q], g.caction, NA, 0.25)],
         "imports_by_type": [x for q in seats for x in counts(st.imports[q], g.ctype, T, 0.25)],
@@ -90,7 +93,7 @@ def reference(st, p):
         "last_bids": [2 * st.last_bids[q] / 50 if st.last_bids[q] >= 0 else 0.0 for q in seats],
         "sold": [float(st.sold[q]) for q in seats],
         "deck": [len(st.deck) / 128],
-        "turn": [st.turn / g.config.max_turns],
+        "turn": [st.turn / g.config.turn_limit],
     }
     layout = g.observation_layout
     assert list(pieces) == [piece.name for piece in layout.pieces]

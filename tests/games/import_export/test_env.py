@@ -15,8 +15,8 @@ import sys
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from pettingzoo.utils import wrappers
 
+import smuggle_envs
 from smuggle_envs.core import IllegalActionError, Replay
 from smuggle_envs.core.env import GameEnv
 from smuggle_envs.core.errors import GameOverError, MalformedActionError
@@ -28,9 +28,9 @@ ALL_MODULES = ("jutaku", "kickstarter", "captain")
 
 
 def make_env(num_players=4, modules=(), reward_mode="win_loss", **config):
-    """What ``smuggle_envs.make("import_export_v0", ...)`` will build once registered."""
-    game = ImportExportGame(num_players=num_players, modules=modules, **config)
-    return wrappers.OrderEnforcingWrapper(GameEnv(game, reward_mode=reward_mode))
+    """The registered env, as ``smuggle_envs.make("import_export_v0", ...)`` builds it."""
+    return smuggle_envs.make("import_export_v0", num_players=num_players, modules=modules,
+                             reward_mode=reward_mode, **config)
 
 
 def replay_final_state(replay: Replay):
@@ -64,7 +64,9 @@ def test_seed_test(num_players, modules):
 
 @pytest.mark.filterwarnings("ignore:Observation")
 def test_api_test_other_options():
-    api_test(make_env(3, ("jutaku",), reward_mode="score", end_credits=30, max_turns=12), num_cycles=30)
+    # max_turns is the env's cap on decisions, turn_limit the game's own cap on turns.
+    api_test(make_env(3, ("jutaku",), reward_mode="score", end_credits=30, turn_limit=6, max_turns=40),
+             num_cycles=30)
 
 
 # ----- the env ------------------------------------------------------------------------------
@@ -125,7 +127,7 @@ def test_a_game_plays_to_the_end_and_rewards_follow_the_scores():
 
 
 def test_turn_cap_is_reported_as_truncation():
-    env = GameEnv(ImportExportGame(num_players=2, max_turns=2))
+    env = GameEnv(ImportExportGame(num_players=2, turn_limit=2))
     env.reset(seed=0)
     rng = random.Random(0)
     while not (any(env.terminations.values()) or any(env.truncations.values())):
@@ -177,7 +179,7 @@ def test_a_refused_action_names_the_legal_ones_and_changes_nothing():
 
 
 def test_actions_after_the_end_are_refused():
-    game = ImportExportGame(num_players=2, max_turns=1)
+    game = ImportExportGame(num_players=2, turn_limit=1)
     state = game.new_initial_state(0)
     state.apply_action(A.DRAW)
     assert state.is_terminal()
@@ -277,7 +279,7 @@ def test_json_replay_round_trip(num_players, modules):
     text = state.to_replay().to_json()
     replay = Replay.from_json(text)
     assert replay.config == {"num_players": num_players, "modules": list(modules), "end_credits": 60,
-                             "first_leader": 1, "max_turns": 400}
+                             "first_leader": 1, "turn_limit": 400}
     assert json.loads(text)["actions"] == state.history
     again = replay_final_state(replay)
     assert again.is_terminal() and again.scores() == state.scores() and again.history == state.history

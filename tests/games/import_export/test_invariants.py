@@ -100,7 +100,7 @@ def test_capacities_hold_in_the_base_game():
 
 def test_a_small_turn_cap_truncates_random_games():
     for n in (2, 5):
-        game = ImportExportGame(num_players=n, max_turns=4, modules=ALL_MODULES)
+        game = ImportExportGame(num_players=n, turn_limit=4, modules=ALL_MODULES)
         for seed in range(10):
             st, _ = play(game, seed)
             assert st.turn <= 4

@@ -51,3 +51,24 @@ def test_wind_turbines_copying_a_passive_power_gives_its_holder_that_power(table
     assert st.contracts[0] == [t.id("bamboo")]
     assert st.credits[0] == 12 and st.credits[1] == 10
     assert t.game.observation_layout.get(st.observation(1), "wind_copy")[t.id("sugar")] == 1
+
+
+def test_a_wind_turbines_copy_of_an_any_time_power_is_offered(table):
+    # Telescopes ("trade your technology goods for 4 credits each at any time"), copied by seat 0's
+    # Wind Turbines, is offered to seat 0 as Telescopes' own option; Segways' copy is not, since
+    # Segways moves the Segways card itself.
+    t = table(2, hands={0: ["bubblegum"], 1: []}, goods={0: ["drones"]},
+              shipments={0: ["wind_turbines"], 1: ["telescopes", "segways"]})
+    st = t.state
+    st.wind_copy = t.id("telescopes")
+    st.ask = None
+    st.stack = [("turn",)]
+    st._run()
+    assert t.can("telescopes")
+    t.do("telescopes")
+    assert st.credits[0] == 14 and st.goods[0] == []
+    st.wind_copy = t.id("segways")
+    st.ask = None
+    st.stack = [("turn",)]
+    st._run()
+    assert not t.can("segways")

@@ -110,9 +110,9 @@ def test_rule_setup_modules_add_their_cards_to_the_deck():
     ({"first_leader": 4}, "first_leader"),
     ({"first_leader": -1}, "first_leader"),
     ({"first_leader": True}, "first_leader"),
-    ({"max_turns": 0}, "max_turns"),
-    ({"max_turns": 10_001}, "max_turns"),
-    ({"max_turns": 2.5}, "max_turns"),
+    ({"turn_limit": 0}, "turn_limit"),
+    ({"turn_limit": 10_001}, "turn_limit"),
+    ({"turn_limit": 2.5}, "turn_limit"),
     ({"num_players": 1}, "num_players"),
     ({"num_players": 7}, "num_players"),
     ({"num_players": "4"}, "num_players"),
@@ -128,7 +128,7 @@ def test_rule_config_accepts_module_lists_and_extended_games():
     # Configs come back from JSON replays with lists; "play to a higher active credit amount such
     # as 80 credits or beyond" (EXTENDED GAME).
     game = ImportExportGame(num_players=3, modules=["captain", "jutaku"], end_credits=80, first_leader=2,
-                            max_turns=50)
+                            turn_limit=50)
     assert game.config.modules == ("captain", "jutaku") and game.end_credits == 80
     assert ImportExportGame(num_players=3).end_credits == 50
 
@@ -911,7 +911,7 @@ def test_rule_an_empty_deck_and_discard_end_the_game(lay):
 
 
 def test_rule_turn_cap_truncates():
-    game = ImportExportGame(num_players=2, max_turns=3, first_leader=0)
+    game = ImportExportGame(num_players=2, turn_limit=3, first_leader=0)
     st = game.new_initial_state(0)
     for _ in range(3):
         assert not st.is_terminal()

@@ -5,7 +5,7 @@ decision act inside the listener. A power with a decision runs its first step th
 ``_soon``: at once when no decision is pending, otherwise as a task, so it never overwrites a
 decision another power (or the engine) has just stated; the task runs before the turn goes on.
 
-Readings of the cards' texts (``docs/rules/import_export.md``, the events table, says why):
+Readings of the cards' texts (``docs/rules/import_export.md``, the card table, says why):
 
 * A power whose text names no player ("whenever a shipment is completed", "a container is
   loaded", "a luxury good is contracted") reacts to every player's; "you" means the holder,

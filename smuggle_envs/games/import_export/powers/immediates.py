@@ -2,7 +2,7 @@
 
 The Ⓢ immediate powers: each runs once, when its shipment completes (``IMMEDIATE[key](st, p)``),
 after the payout and the island seed, with the card already in p's shipments, before the ship
-sails. ``docs/rules/_import_export_immediate.md`` lists every card with its reading.
+sails. ``docs/rules/import_export.md`` lists every card with its reading.
 
 How they are written:
 

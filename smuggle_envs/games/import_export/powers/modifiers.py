@@ -362,9 +362,8 @@ def import_take(st, p: int) -> int:
 
 # ----- "any time" powers -------------------------------------------------------------------------
 def anytime_options(st, p: int) -> list[int]:
-    own = st.owner
     ids = st.game.ids
-    options = [A.CARD + ids[key] for key in ANYTIME if own[ids[key]] == p and _AVAILABLE[key](st, p)]
+    options = [A.CARD + ids[key] for key in ANYTIME if _holds_anytime(st, p, ids[key]) and _AVAILABLE[key](st, p)]
     if _lutefisk_ok(st, p):
         options.append(OPT_LUTEFISK)
     return options
@@ -376,7 +375,12 @@ def is_anytime(st, p: int, action: int) -> bool:
     if not A.CARD <= action < A.ACTION:
         return False
     card = action - A.CARD
-    return st.owner[card] == p and st.game.cards[card].key in _START
+    return st.game.cards[card].key in _START and _holds_anytime(st, p, card)
+
+
+def _holds_anytime(st, p: int, card: int) -> bool:
+    """p's own card, or a Wind Turbines copy of it (not of Segways, which moves its own card)."""
+    return st.owner[card] == p or (st.holds(p, card) and st.game.cards[card].key != "segways")
 
 
 def use_anytime(st, p: int, action: int) -> None:
