@@ -55,6 +55,22 @@ def _ask_may_draw(st, key: str, holder: int) -> None:
         st.ask_power(key, holder, CHOICE, ("draw", holder), public=True)
 
 
+def _may_draw_power(key: str) -> None:
+    """Register the ask and the answer of a "you may draw a card" power (Shoes, Drones, Lumber,
+    Backpacks); its listener decides when to ask, with ``_soon(st, key, holder)``."""
+    task(key)(lambda st, holder: _ask_may_draw(st, key, holder))
+
+    def answer(st, action, step, holder):
+        if action == A.YES:
+            st.draw(holder, 1)
+
+    resume(key)(answer)
+
+
+for _key in ("shoes", "drones", "lumber", "backpacks"):
+    _may_draw_power(_key)
+
+
 def _may_load(st, p: int) -> bool:
     """Whether p has cards and a contracted ship in harbor: public, unlike which cards fit."""
     return bool(st.hands[p]) and any(st.contracts[s] for s in st.harbor_ships(p))
@@ -156,17 +172,6 @@ def satellite_resume(st, action, step, holder, *rest):
 def shoes(st, holder, p, s, contracts):
     """Whenever a shipment is made (including this one), may draw a card."""
     _soon(st, "shoes", holder)
-
-
-@task("shoes")
-def shoes_ask(st, holder):
-    _ask_may_draw(st, "shoes", holder)
-
-
-@resume("shoes")
-def shoes_resume(st, action, step, holder):
-    if action == A.YES:
-        st.draw(holder, 1)
 
 
 @listener("completed", "a_small_tank")
@@ -326,17 +331,6 @@ def drones(st, holder, p, s, card):
         _soon(st, "drones", holder)
 
 
-@task("drones")
-def drones_ask(st, holder):
-    _ask_may_draw(st, "drones", holder)
-
-
-@resume("drones")
-def drones_resume(st, action, step, holder):
-    if action == A.YES:
-        st.draw(holder, 1)
-
-
 # ----- loaded --------------------------------------------------------------------------------------
 @listener("loaded", "fixie_bikes")
 def fixie_bikes(st, holder, p, s, card, via):
@@ -396,17 +390,6 @@ def lumber(st, holder, p, k):
         _soon(st, "lumber", holder)
 
 
-@task("lumber")
-def lumber_ask(st, holder):
-    _ask_may_draw(st, "lumber", holder)
-
-
-@resume("lumber")
-def lumber_resume(st, action, step, holder):
-    if action == A.YES:
-        st.draw(holder, 1)
-
-
 @listener("drew", "nanobots")
 def nanobots(st, holder, p, k):
     """Every time you draw cards, may use a free load action if able (it is a load action)."""
@@ -449,17 +432,6 @@ def chairs_resume(st, action, holder):
 def backpacks(st, holder, s):
     """Every time any ship returns to a harbor from the open sea, may draw a card."""
     _soon(st, "backpacks", holder)
-
-
-@task("backpacks")
-def backpacks_ask(st, holder):
-    _ask_may_draw(st, "backpacks", holder)
-
-
-@resume("backpacks")
-def backpacks_resume(st, action, step, holder):
-    if action == A.YES:
-        st.draw(holder, 1)
 
 
 # ----- the turn's action ---------------------------------------------------------------------------
