@@ -6,10 +6,16 @@ game cannot join ENV_IDS without meeting the shared contract:
 * nothing hidden leaks: redrawing what seat p cannot see changes neither p's observation, nor
   the legal actions when p is to act, nor who decides next;
 * a game is a pure function of (config, seed, actions), whatever the global RNGs do;
-* clones are independent; refused actions change nothing; replays reproduce the game.
+* clones are independent; refused actions change nothing; replays reproduce the game;
+* the same game comes out of processes with different hash seeds (no set or dict order leaks in).
 """
 
+import hashlib
+import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -116,3 +122,47 @@ def test_a_refused_action_changes_nothing(env_id, n):
     for x, y in zip(before[0], after[0]):
         np.testing.assert_array_equal(x, y)
     assert before[1:] == after[1:]
+
+
+# Each game in a rich configuration: every seat's observation is hashed along the whole game.
+HASH_SEED_CONFIGS = {
+    "smuggle_v0": {"num_players": 5},
+    "ciq_v0": {"num_players": 4},
+    "illegal_v0": {"num_players": 5, "trading": True},
+    "humble_smuggle_v0": {"num_players": 5},
+    "import_export_v0": {"num_players": 5, "modules": ["jutaku", "kickstarter", "captain"]},
+}
+
+_CHILD = r"""
+import hashlib, json, random, sys
+import smuggle_envs
+g = smuggle_envs.make_game(sys.argv[1], **json.loads(sys.argv[2]))
+s = g.new_initial_state(2024)
+rng = random.Random(7)
+h = hashlib.sha256()
+while not s.is_terminal():
+    for p in range(g.num_players):
+        h.update(s.observation(p).tobytes())
+    s.apply_action(rng.choice(s.legal_actions()))
+print(json.dumps([h.hexdigest(), s.scores(), len(s.history)]))
+"""
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_same_game_in_processes_with_different_hash_seeds(env_id):
+    config = json.dumps(HASH_SEED_CONFIGS.get(env_id, {"num_players": 4}))
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        done = subprocess.run([sys.executable, "-c", _CHILD, env_id, config], env=env, capture_output=True,
+                              text=True, timeout=120, check=True)
+        outputs.append(json.loads(done.stdout))
+    g = smuggle_envs.make_game(env_id, **json.loads(config))
+    s = g.new_initial_state(2024)
+    rng = random.Random(7)
+    h = hashlib.sha256()
+    while not s.is_terminal():
+        for p in range(g.num_players):
+            h.update(s.observation(p).tobytes())
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert outputs[0] == outputs[1] == [h.hexdigest(), s.scores(), len(s.history)]

@@ -296,8 +296,6 @@ class ImportExportState(State):
         return -1 if self.over else self.ask[0]
 
     def scores(self) -> list[float]:
-        from .scoring import final_scores
-
         return [float(s) for s in final_scores(self)]
 
     def observation(self, player: int) -> np.ndarray:
@@ -773,17 +771,6 @@ class ImportExportState(State):
         if self.at_sea[s] and not self.cargo[s]:
             self.at_sea[s] = False
             self.emit("ship_returned", s)
-
-    def remove_from_sea_or_island(self, card: int) -> int:
-        """Take a public card off a ship at sea (returns the ship) or the island (returns -1)."""
-        if card in self.island:
-            self.island.remove(card)
-            return -1
-        for s in range(2 * self.n):
-            if self.at_sea[s] and card in self.cargo[s]:
-                self.cargo[s].remove(card)
-                return s
-        raise AssertionError(f"card {card} is neither at sea nor on the island")
 
     def take_container(self, card: int) -> int:
         """Take a public container off the island (returns -1) or any ship (returns the ship)."""
@@ -1429,6 +1416,7 @@ RESUME = {
 from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)
 from .powers import modifiers as M  # noqa: E402  (the powers that change a basic rule)
 from .powers.immediates import HAND_ASKS  # noqa: E402
+from .scoring import final_scores  # noqa: E402
 
 
 # Asking again from a redrawn hand (``State.resample``): how each hand-based decision is made,

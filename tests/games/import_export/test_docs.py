@@ -14,14 +14,15 @@ ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "import_export.md"
 TESTS = Path(__file__).resolve().parent
 BOT_TESTS = ROOT / "tests" / "agents" / "test_import_export_bot.py"
+CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"   # checks every game
 MODULES = {"jutaku": "Jutaku", "kickstarter": "Kickstarter", "captain": "Captain"}
 TIMINGS = {"immediate": "immediate", "passive": "passive", "end_game": "game end", "hand": "from hand"}
 
 
 def _defined() -> dict[str, set[str]]:
-    """Test names per test file (the game's tests and the bot's)."""
+    """Test names per test file (the game's tests, the bot's and the contract every game meets)."""
     return {path.name: set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
-            for path in [*TESTS.glob("test_*.py"), BOT_TESTS]}
+            for path in [*TESTS.glob("test_*.py"), BOT_TESTS, CONTRACT_TESTS]}
 
 
 def _section(text: str, title: str) -> str:

@@ -47,13 +47,23 @@ EVENTS = {
 }
 
 
-def immediate(key: str):
-    def register(fn):
-        if key in IMMEDIATE:
-            raise ValueError(f"immediate power {key!r} registered twice")
-        IMMEDIATE[key] = fn
-        return fn
-    return register
+def _registrar(table: dict, what: str):
+    """A decorator factory that files a function under a key in ``table``, once."""
+    def by_key(key: str):
+        def register(fn):
+            if key in table:
+                raise ValueError(f"{what} {key!r} registered twice")
+            table[key] = fn
+            return fn
+        return register
+    return by_key
+
+
+immediate = _registrar(IMMEDIATE, "immediate power")
+resume = _registrar(POWER_RESUME, "power resume")
+task = _registrar(POWER_TASK, "power task")
+win_check = _registrar(WIN_CHECKS, "win check")
+end_game = _registrar(END_GAME, "end-game power")
 
 
 def listener(event: str, key: str):
@@ -62,38 +72,6 @@ def listener(event: str, key: str):
 
     def register(fn):
         LISTENERS.setdefault(event, []).append((key, fn))
-        return fn
-    return register
-
-
-def resume(key: str):
-    def register(fn):
-        if key in POWER_RESUME:
-            raise ValueError(f"power resume {key!r} registered twice")
-        POWER_RESUME[key] = fn
-        return fn
-    return register
-
-
-def task(name: str):
-    def register(fn):
-        if name in POWER_TASK:
-            raise ValueError(f"power task {name!r} registered twice")
-        POWER_TASK[name] = fn
-        return fn
-    return register
-
-
-def win_check(key: str):
-    def register(fn):
-        WIN_CHECKS[key] = fn
-        return fn
-    return register
-
-
-def end_game(key: str):
-    def register(fn):
-        END_GAME[key] = fn
         return fn
     return register
 

@@ -597,8 +597,7 @@ def _printed_money_next(st, p: int, i: int) -> None:
 @step("printed_money_take")
 def _printed_money_take(st, action: int, p: int) -> None:
     card = action - A.CARD
-    s = next(s for s in range(2 * st.n) if card in st.cargo[s])
-    st.cargo[s].remove(card)
+    s = st.take_container(card)
     st.pending = card
     st.push("power", "imm_printed_money_place", p, card)
     st.emit("taken", p, card, s)     # Aeroponics may bring a ship left with one container home
