@@ -34,8 +34,10 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
     table = AGENT_KINDS[kind]
     target = table.get(game.env_id, table.get("*"))
     if target is None:
-        raise ValueError(f"no {kind!r} agent exists for {game.env_id}; it has: "
-                         + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t))
+        raise ValueError(
+            f"no {kind!r} agent exists for {game.env_id}; it has: "
+            + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t)
+        )
     module, name = target.split(":")
     cls = getattr(importlib.import_module(module), name)
     if not arg:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from smuggle_envs.core.game import Game, State
 
@@ -22,7 +22,9 @@ def play_game(
     reaches ``max_decisions`` stops unfinished (check ``state.is_terminal()``).
     """
     if len(agents) != game.num_players:
-        raise ValueError(f"{game.env_id} with {game.num_players} players needs {game.num_players} agents, got {len(agents)}")
+        raise ValueError(
+            f"{game.env_id} with {game.num_players} players needs {game.num_players} agents, got {len(agents)}"
+        )
     state = game.new_initial_state(seed)
     for i, agent in enumerate(agents):
         agent.reset(seed * 1000 + i)

@@ -58,9 +58,19 @@ class CIQRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, leader_weight: float = 0.5,
-                 sabotage_margin: float = 2.0, hire_gain: int = 4, fire_threshold: float = 8.0,
-                 fire_discount: float = 0.5, search_nodes: int = 400, noise: float = 0.0):
+    def __init__(
+        self,
+        game,
+        seed: int | None = None,
+        *,
+        leader_weight: float = 0.5,
+        sabotage_margin: float = 2.0,
+        hire_gain: int = 4,
+        fire_threshold: float = 8.0,
+        fire_discount: float = 0.5,
+        search_nodes: int = 400,
+        noise: float = 0.0,
+    ):
         if game.env_id != "ciq_v0":
             raise ValueError(f"CIQRuleAgent plays ciq_v0, not {game.env_id}")
         self.rng = random.Random(seed)
@@ -98,7 +108,7 @@ class CIQRuleAgent:
         # never play an illegal move; fall back to the first legal one.
         return int(legal[0])
 
-    def _decide(self, obs: "_Obs", legal: set[int]) -> int:
+    def _decide(self, obs: _Obs, legal: set[int]) -> int:
         phase = obs.phase
         if phase == FIRE_DECISION:
             return self._fire(obs, legal)
@@ -121,7 +131,7 @@ class CIQRuleAgent:
         return first
 
     # ----- the turn ----------------------------------------------------------------------------
-    def _turn(self, obs: "_Obs", legal: set[int]) -> int:
+    def _turn(self, obs: _Obs, legal: set[int]) -> int:
         hand = obs.hand
         best_value, best_action = -1.0, None
         targets = [1] if self.n == 2 else [off for off in range(1, self.n) if A.TARGET + off - 1 in legal]
@@ -146,13 +156,13 @@ class CIQRuleAgent:
             return hire_action
         return A.PASS
 
-    def _weight(self, obs: "_Obs", off: int) -> float:
+    def _weight(self, obs: _Obs, off: int) -> float:
         """Moves against the opponent closest to winning are worth more."""
         cards = obs.cards_left
         fewest = min(cards[s] for s in range(1, self.n))
         return 1.0 + (self.leader_weight if cards[off] == fewest else 0.0)
 
-    def _plan(self, obs: "_Obs", off: int, hand) -> tuple[float, int | None]:
+    def _plan(self, obs: _Obs, off: int, hand) -> tuple[float, int | None]:
         """Best (value, first action) against seat ``off``: a shipment, or Sabotage + shipment."""
         ship_value, ship_first = self._best_shipment(obs, off, list(hand), started=False, tv=obs.tolerance(off))
         best = (ship_value, ship_first) if ship_first is not None else (-1.0, None)
@@ -194,7 +204,7 @@ class CIQRuleAgent:
         # the two cards leave the hand; a wiped or raised tolerance keeps paying later turns
         return value + 1.0 + (3.0 if wipe else 0.2 * (new_tv - tv))
 
-    def _second_sabotage_card(self, obs: "_Obs", legal: set[int]) -> int:
+    def _second_sabotage_card(self, obs: _Obs, legal: set[int]) -> int:
         off, tv, first = obs.target, obs.tolerance(obs.target), obs.sabotage_card
         hand = obs.hand
         best_value, best = -1e9, None
@@ -260,7 +270,7 @@ class CIQRuleAgent:
                 elif bribe or k == JOKER:
                     out.append((k, False))
                 elif k // NUM_RANKS == prev // NUM_RANKS:
-                    out.append((k, bool(tv) and values[k] > tv))      # (card, smuggled)
+                    out.append((k, bool(tv) and values[k] > tv))  # (card, smuggled)
                 elif k % NUM_RANKS == prev % NUM_RANKS and (not tv or values[k] <= tv):
                     out.append((k, False))
             return out
@@ -292,11 +302,11 @@ class CIQRuleAgent:
         return best[0], best[1]
 
     # ----- hire and fire -----------------------------------------------------------------------
-    def _hire(self, obs: "_Obs", legal: set[int]) -> tuple[float, int | None]:
+    def _hire(self, obs: _Obs, legal: set[int]) -> tuple[float, int | None]:
         options = [a - A.HIRE for a in legal if A.HIRE <= a < A.FIRE]
         if not options:
             return -1.0, None
-        current = obs.tolerance(0) or 15            # no customs worker: everything is Legal
+        current = obs.tolerance(0) or 15  # no customs worker: everything is Legal
         k = min(options, key=lambda c: self.values[c])
         gain = current - self.values[k]
         if gain < self.hire_gain:
@@ -304,7 +314,7 @@ class CIQRuleAgent:
         # protection, against the Tolerance pile that goes to my Export pile and the card spent
         return 0.6 * gain - 0.5 * obs.tolerance_size(0), A.HIRE + k
 
-    def _fire(self, obs: "_Obs", legal: set[int]) -> int:
+    def _fire(self, obs: _Obs, legal: set[int]) -> int:
         faces = sorted((a - A.FIRE for a in legal if A.FIRE <= a < A.GIVE), key=lambda k: (k % NUM_RANKS, k))
         if not faces:
             return A.KEEP
@@ -385,11 +395,11 @@ class _Obs:
                 total += c * self.jack_value
             elif r == QUEEN_R:
                 queens += c
-        return total * (2 ** queens)
+        return total * (2**queens)
 
     def tolerance(self, seat: int) -> int:
         """The Import Tolerance of ``seat`` (seat-relative); 0 = none (everything is Legal)."""
-        bits = self._tops[seat * 17:(seat + 1) * 17]
+        bits = self._tops[seat * 17 : (seat + 1) * 17]
         ranks = bits[4:]
         if 1.0 not in ranks:
             return 0

@@ -42,10 +42,20 @@ import numpy as np
 
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.rules import (
-    ADD, DOUBLE, DOUBLE_UP, HIGH_LOW, NUM_SYMBOLS, SAFE_ZONE, SHIELD, STANDARD, STAR, SYMBOL_UP, ZERO,
+    ADD,
+    DOUBLE,
+    DOUBLE_UP,
+    HIGH_LOW,
+    NUM_SYMBOLS,
+    SAFE_ZONE,
+    SHIELD,
+    STANDARD,
+    STAR,
+    SYMBOL_UP,
+    ZERO,
 )
 
-DRAFT, SELECT, PLAY, DISCARD = range(4)          # the ``phase`` piece
+DRAFT, SELECT, PLAY, DISCARD = range(4)  # the ``phase`` piece
 NP = A.NUM_PLAY_KINDS
 W = 79
 PLAY_VALUE = {ADD: 0.6, ZERO: 1.0, DOUBLE: 0.8, SHIELD: 1.3}
@@ -56,8 +66,16 @@ class HumbleSmuggleRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, samples: int = 24, keep_weight: float = 0.9,
-                 draw_value: float = 0.8, attack_margin: float = 0.5):
+    def __init__(
+        self,
+        game,
+        seed: int | None = None,
+        *,
+        samples: int = 24,
+        keep_weight: float = 0.9,
+        draw_value: float = 0.8,
+        attack_margin: float = 0.5,
+    ):
         if game.env_id != "humble_smuggle_v0":
             raise ValueError(f"HumbleSmuggleRuleAgent plays humble_smuggle_v0, not {game.env_id}")
         self.game = game
@@ -93,7 +111,7 @@ class HumbleSmuggleRuleAgent:
             action = self._play(obs, set(legal.tolist()))
         else:
             action = self._discard(obs)
-        if action not in legal:     # defensive: never return an illegal action
+        if action not in legal:  # defensive: never return an illegal action
             action = int(legal[self.rng.randrange(legal.size)])
         return int(action)
 
@@ -103,8 +121,8 @@ class HumbleSmuggleRuleAgent:
 
     def _read(self, observation) -> dict:
         n = self.n
-        get = lambda name: self._piece(observation, name)       # noqa: E731
-        cards = lambda name: [int(i) + 1 for i in np.flatnonzero(get(name))]   # noqa: E731
+        get = lambda name: self._piece(observation, name)
+        cards = lambda name: [int(i) + 1 for i in np.flatnonzero(get(name))]
         known = get("known_hands").reshape(n, W)
         sym = np.rint(get("scored_symbols").reshape(n, NUM_SYMBOLS + 1) * 8).astype(int)
         black = np.rint(get("my_black") * 3).astype(int).tolist()
@@ -158,8 +176,8 @@ class HumbleSmuggleRuleAgent:
             pool = rng.sample(unseen, total)
             cards = [0]
             for q in range(1, self.n):
-                options = known[q] + pool[len(pool) - need[q]:] if need[q] else known[q]
-                del pool[len(pool) - need[q]:]
+                options = known[q] + pool[len(pool) - need[q] :] if need[q] else known[q]
+                del pool[len(pool) - need[q] :]
                 cards.append(options[rng.randrange(len(options))] if options else 0)
             result.append(cards)
         return result
@@ -281,7 +299,9 @@ class HumbleSmuggleRuleAgent:
 
         def keep_value(kind):
             if kind < NP:
-                return PLAY_VALUE[self.effect[kind]] + (0.1 if self.effect[kind] == ADD and self.amount[kind] < 0 else 0)
+                return PLAY_VALUE[self.effect[kind]] + (
+                    0.1 if self.effect[kind] == ADD and self.amount[kind] < 0 else 0
+                )
             return game.hold_bonus[kind - NP] + 1.5
 
         kind = min((k for k in range(A.NUM_BLACK_KINDS) if black[k]), key=lambda k: (keep_value(k), k))

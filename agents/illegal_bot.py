@@ -38,17 +38,47 @@ import numpy as np
 
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.actions import (
-    ACCOUNTING, ALIBI, BRIBE, BUSINESS_KINDS, DEATH, DEBRIS, FIRST_BUSINESS, FIRST_HASSLE, INFORMANT,
-    LEGAL_KINDS, LOAN_SHARK, MAGNUM, MARKET, MISTER_ZERO, NUM_BUSINESSES, NUM_HASSLES, NUM_ILLEGAL,
-    NUM_KINDS, PARANOIA_KINDS, RELATIVES, TAKEOVER, WHITE_COAT,
+    ACCOUNTING,
+    ALIBI,
+    BRIBE,
+    BUSINESS_KINDS,
+    DEATH,
+    DEBRIS,
+    FIRST_BUSINESS,
+    FIRST_HASSLE,
+    INFORMANT,
+    LEGAL_KINDS,
+    LOAN_SHARK,
+    MAGNUM,
+    MARKET,
+    MISTER_ZERO,
+    NUM_BUSINESSES,
+    NUM_HASSLES,
+    NUM_ILLEGAL,
+    NUM_KINDS,
+    PARANOIA_KINDS,
+    RELATIVES,
+    TAKEOVER,
+    WHITE_COAT,
 )
 from smuggle_envs.games.illegal.rules import (
-    EXTRA, LOSE, PASS, PAY, PLAY, REACT, TAKE, TARGET, TRADE_ANSWER, TRADE_GIVE, TRADE_PARTNER, TRADE_WANT,
+    EXTRA,
+    LOSE,
+    PASS,
+    PAY,
+    PLAY,
+    REACT,
+    TAKE,
+    TARGET,
+    TRADE_ANSWER,
+    TRADE_GIVE,
+    TRADE_PARTNER,
+    TRADE_WANT,
 )
 
 R_RAID, R_PROTECTION, R_TAX, R_VACATION = range(NUM_HASSLES)
 SOLVES = {INFORMANT: R_RAID, MISTER_ZERO: R_PROTECTION, WHITE_COAT: R_TAX, ALIBI: R_VACATION}
-TURN_VALUE = 8000            # what a turn of play is worth, roughly
+TURN_VALUE = 8000  # what a turn of play is worth, roughly
 
 
 class IllegalRuleAgent:
@@ -56,8 +86,7 @@ class IllegalRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, accounting_margin: int = 20_000,
-                 magnum_min_value: int = 5000):
+    def __init__(self, game, seed: int | None = None, *, accounting_margin: int = 20_000, magnum_min_value: int = 5000):
         if game.env_id != "illegal_v0":
             raise ValueError(f"IllegalRuleAgent plays illegal_v0, not {game.env_id}")
         self.rng = random.Random(seed)
@@ -118,14 +147,16 @@ class IllegalRuleAgent:
             return int(np.argmax(piece)) if piece.any() else -1
 
         hassle = obs[s["hassle"]].reshape(n, NUM_HASSLES)
-        table = np.rint(obs[s["table"]].reshape(n, NUM_BUSINESSES) * self.counts[FIRST_BUSINESS:FIRST_BUSINESS + NUM_BUSINESSES])
+        table = np.rint(
+            obs[s["table"]].reshape(n, NUM_BUSINESSES) * self.counts[FIRST_BUSINESS : FIRST_BUSINESS + NUM_BUSINESSES]
+        )
         return {
             "phase": hot("phase"),
             "hand": np.rint(obs[s["my_hand"]] * self.counts).astype(int),
             "market": obs[s["market"]] > 0,
             "hassle": [int(np.argmax(h)) if h.any() else -1 for h in hassle],
             "table": table,
-            "worth": table @ self.biz_values,                     # businesses on each table
+            "worth": table @ self.biz_values,  # businesses on each table
             "illegal_worth": table[:, :NUM_ILLEGAL] @ self.biz_values[:NUM_ILLEGAL],
             "deck": float(obs[s["deck"]][0]) * self.counts.sum(),
             "card": hot("card"),
@@ -140,7 +171,7 @@ class IllegalRuleAgent:
 
     # ----- the turn --------------------------------------------------------------------------
     def _play(self, v: dict, legal: set, main: bool) -> int:
-        hand = v["hand"]
+        v["hand"]
         # Free extras first: they cost no play.
         for k in (DEBRIS, LOAN_SHARK, DEATH):
             if A.TRIPLE + k in legal:
@@ -149,8 +180,11 @@ class IllegalRuleAgent:
         if legal_business and (not main or not v["bonus_used"]):
             return A.PLAY + max(legal_business, key=lambda k: self.values[k])
         own = v["hassle"][0]
-        if A.PLAY + MAGNUM in legal and own in (R_RAID, R_PROTECTION) and \
-                self._at_stake(v, own) >= self.magnum_min_value:
+        if (
+            A.PLAY + MAGNUM in legal
+            and own in (R_RAID, R_PROTECTION)
+            and self._at_stake(v, own) >= self.magnum_min_value
+        ):
             return A.PLAY + MAGNUM
         if not main:
             return A.END_TURN
@@ -169,9 +203,9 @@ class IllegalRuleAgent:
         return min(legal)
 
     def _play_value(self, v: dict, k: int) -> float:
-        n, hand, worth = self.n, v["hand"], v["worth"]
+        n, hand, _worth = self.n, v["hand"], v["worth"]
         own = v["hassle"][0]
-        others = [q for q in range(1, n)]
+        others = list(range(1, n))
         if k == MARKET:
             return 1e6
         if k == ACCOUNTING:
@@ -195,7 +229,7 @@ class IllegalRuleAgent:
             cheapest = min((self.values[b] for b in BUSINESS_KINDS if hand[b]), default=0)
             return self._hassle_cost(v, 0, own) - cheapest if own >= 0 else 0.0
         if k == MAGNUM:
-            return 0.0   # kept for takeovers; played as a free extra on a costly hassle
+            return 0.0  # kept for takeovers; played as a free extra on a costly hassle
         if FIRST_HASSLE <= k < FIRST_HASSLE + NUM_HASSLES:
             h = k - FIRST_HASSLE
             damage = [self._hassle_cost(v, q, h) for q in others if v["market"][q] and v["hassle"][q] < 0]
@@ -245,12 +279,12 @@ class IllegalRuleAgent:
             return 2 * min(lost) + TURN_VALUE if lost else 0.0
         if h == R_TAX:
             return 1.2 * TURN_VALUE
-        return 2 * TURN_VALUE + 0.05 * v["worth"][q]          # Vacation: nothing can be built
+        return 2 * TURN_VALUE + 0.05 * v["worth"][q]  # Vacation: nothing can be built
 
     def _keep_value(self, v: dict, k: int) -> float:
         """How much the bot wants to keep a card (lowest goes first)."""
         if k in PARANOIA_KINDS:
-            return -float(self.penalties[k])                  # pass these on first
+            return -float(self.penalties[k])  # pass these on first
         if k == MARKET:
             return 50_000.0 if not v["market"][0] else 0.0
         if k == ACCOUNTING:
@@ -266,30 +300,34 @@ class IllegalRuleAgent:
         if k in SOLVES:
             present = SOLVES[k] == v["hassle"][0]
             return 15_000.0 if present else 1500.0 + 500 * (SOLVES[k] in v["hassle"])
-        return 5000.0                                         # hassles
+        return 5000.0  # hassles
 
     # ----- targets, reactions, trades --------------------------------------------------------
     def _target(self, v: dict, legal: list[int]) -> int:
         k = v["card"]
         offsets = [a - A.TARGET for a in legal]
         if v["magnum"] or k in SOLVES or k == BRIBE:
-            if 0 in offsets:                                  # its own hassle
+            if 0 in offsets:  # its own hassle
                 return A.TARGET
-            return A.TARGET + min(offsets, key=lambda o: (v["worth"][o], o))   # help the poorest
+            return A.TARGET + min(offsets, key=lambda o: (v["worth"][o], o))  # help the poorest
         if FIRST_HASSLE <= k < FIRST_HASSLE + NUM_HASSLES:
             h = k - FIRST_HASSLE
-            key = lambda o: (self._hassle_cost(v, o, h) + 0.1 * v["worth"][o], -o)  # noqa: E731
+            key = lambda o: (self._hassle_cost(v, o, h) + 0.1 * v["worth"][o], -o)
         elif k in (TAKEOVER, RELATIVES):
-            key = lambda o: (self._best(v, o), v["worth"][o], -o)  # noqa: E731
-        else:                                                 # a trade partner
-            key = lambda o: (v["worth"][o], -o)  # noqa: E731
+            key = lambda o: (self._best(v, o), v["worth"][o], -o)
+        else:  # a trade partner
+            key = lambda o: (v["worth"][o], -o)
         return A.TARGET + max(offsets, key=key)
 
     def _react(self, v: dict, legal: set) -> int:
         on_me = v["target"] == 0
-        if A.CANCEL in legal and on_me and v["business"] >= 0:
-            if self.biz_values[v["business"]] >= self.magnum_min_value:
-                return A.CANCEL
+        if (
+            A.CANCEL in legal
+            and on_me
+            and v["business"] >= 0
+            and self.biz_values[v["business"]] >= self.magnum_min_value
+        ):
+            return A.CANCEL
         if A.PLAY + MAGNUM in legal and on_me and v["window"] == 1:
             h = v["hassle"][0]
             if h in (R_RAID, R_PROTECTION) and self._at_stake(v, h) >= self.magnum_min_value:

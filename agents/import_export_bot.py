@@ -69,8 +69,22 @@ import numpy as np
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
 from smuggle_envs.games.import_export.rules import (
-    P_BID, P_CONTRACT_CARD, P_CONTRACT_SHIP, P_FOLLOW, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE, P_LEAD,
-    P_LOAD_CARD, P_LOAD_SHIP, P_PIRATE_PLACE, P_PIRATE_TAKE, P_SUPPLY, P_WILD1, P_WILD2, P_WILD_ACTION,
+    P_BID,
+    P_CONTRACT_CARD,
+    P_CONTRACT_SHIP,
+    P_FOLLOW,
+    P_IMPORT_PICK,
+    P_IMPORT_SHIP,
+    P_IMPORT_ZONE,
+    P_LEAD,
+    P_LOAD_CARD,
+    P_LOAD_SHIP,
+    P_PIRATE_PLACE,
+    P_PIRATE_TAKE,
+    P_SUPPLY,
+    P_WILD1,
+    P_WILD2,
+    P_WILD_ACTION,
 )
 
 CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
@@ -85,9 +99,33 @@ class View:
     """The observation decoded into plain ints and lists (seat-relative: 0 is the bot), plus a
     few facts about its harbor worked out once per decision."""
 
-    __slots__ = ("phase", "hand", "counts", "credits", "colour", "imports", "n_imports", "goods", "all_goods",
-                 "imports_cap", "goods_cap", "ships", "harbor", "open", "open_colours", "busy", "fresh_room",
-                 "island", "at_sea", "pending", "declared", "bidders", "sold", "actions_left", "import_ship")
+    __slots__ = (
+        "actions_left",
+        "all_goods",
+        "at_sea",
+        "bidders",
+        "busy",
+        "colour",
+        "counts",
+        "credits",
+        "declared",
+        "fresh_room",
+        "goods",
+        "goods_cap",
+        "hand",
+        "harbor",
+        "import_ship",
+        "imports",
+        "imports_cap",
+        "island",
+        "n_imports",
+        "open",
+        "open_colours",
+        "pending",
+        "phase",
+        "ships",
+        "sold",
+    )
 
 
 class ImportExportRuleAgent:
@@ -95,8 +133,16 @@ class ImportExportRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, card_value: float = 0.0, draw_value: float = 0.0,
-                 complete_bonus: float = 4.0, bid_share: float = 0.4):
+    def __init__(
+        self,
+        game,
+        seed: int | None = None,
+        *,
+        card_value: float = 0.0,
+        draw_value: float = 0.0,
+        complete_bonus: float = 4.0,
+        bid_share: float = 0.4,
+    ):
         if game.env_id != "import_export_v0":
             raise ValueError(f"ImportExportRuleAgent plays import_export_v0, not {game.env_id}")
         self.game = game
@@ -163,19 +209,19 @@ class ImportExportRuleAgent:
         v.phase = hot("phase")
         v.hand = ids("my_hand")
         v.counts = self._colours(v.hand)
-        v.credits = int(round(float(piece("credits")[0]) * 50))
+        v.credits = round(float(piece("credits")[0]) * 50)
         v.colour = int(np.argmax(piece("colour")[:6]))
-        v.imports = counts(piece("imports_by_action")[:len(ACTIONS)], 4)
+        v.imports = counts(piece("imports_by_action")[: len(ACTIONS)], 4)
         v.n_imports = sum(v.imports)
         v.all_goods = counts(piece("goods").reshape(n, T), 4)
         v.goods = v.all_goods[0]
-        shipped = int(round(float(piece("shipments")[:A.MAX_CARDS].sum())))
+        shipped = round(float(piece("shipments")[: A.MAX_CARDS].sum()))
         v.imports_cap = 1 + shipped
         v.goods_cap = 2 * (1 + shipped)
         raw = counts(piece("ships").reshape(2 * n, SHIP_FEATURES), 6)
         containers = counts(piece("ships").reshape(2 * n, SHIP_FEATURES)[:, -1], 8)
         # Per ship: at sea, required containers per colour, loaded (or carried) per colour, containers.
-        v.ships = [(raw[j][0] > 0, raw[j][1:1 + T], raw[j][1 + T:1 + 2 * T], containers[j]) for j in range(2 * n)]
+        v.ships = [(raw[j][0] > 0, raw[j][1 : 1 + T], raw[j][1 + T : 1 + 2 * T], containers[j]) for j in range(2 * n)]
         v.harbor = [j for j in (0, 1) if not v.ships[j][0]]
         v.open = {j: [max(r - h, 0) for r, h in zip(v.ships[j][1], v.ships[j][2])] for j in v.harbor}
         v.open_colours = {t for j in v.harbor for t in range(T) if v.open[j][t]}
@@ -188,7 +234,7 @@ class ImportExportRuleAgent:
         v.declared = hot("declared")
         v.bidders = (piece("bidders") > 0.5).tolist()
         v.sold = bool(piece("sold")[0] > 0.5)
-        v.actions_left = int(round(float(piece("actions_left")[0]) * 4))
+        v.actions_left = round(float(piece("actions_left")[0]) * 4)
         v.import_ship = hot("import_ship")
         return v
 
@@ -217,7 +263,7 @@ class ImportExportRuleAgent:
     def _keep(self, v: View, c: int, counts: list[int]) -> float:
         """What card c is worth in a hand of these colour counts (c included): a card is
         played one way, so its best use counts."""
-        use = 1.5 if self.ctype[c] in v.open_colours else 0.0      # a container for an open slot
+        use = 1.5 if self.ctype[c] in v.open_colours else 0.0  # a container for an open slot
         if self._deficit(v, c) == 0 and self.size[c] <= v.fresh_room:
             use = max(use, 1.0 + 0.5 * self._fillable(c, counts))  # a contract to start
         return self.card_value + use
@@ -291,9 +337,9 @@ class ImportExportRuleAgent:
             fill = self._fillable(c, counts)
             value = 1.5 + 1.0 * fill - 0.3 * need - 1.0 * v.busy - 0.5 * deficit
             if fill >= need:
-                value += 2.0                     # the next Load completes it
+                value += 2.0  # the next Load completes it
             if need > v.fresh_room:
-                value -= 2.0                     # stacked on an open shipment: slower to complete
+                value -= 2.0  # stacked on an open shipment: slower to complete
             out.append((value, c))
         out.sort(key=lambda x: (-x[0], x[1]))
         return out
@@ -320,7 +366,7 @@ class ImportExportRuleAgent:
     def _pirate_value(self, v: View, k: int) -> float:
         value = self._load_plan(v, self._colours(v.island + v.at_sea), k)
         if not v.harbor and value == 0.0 and min(v.ships[0][3], v.ships[1][3]) <= k:
-            value = 3.0                          # no ship at home: emptying its own brings one back
+            value = 3.0  # no ship at home: emptying its own brings one back
         return value
 
     def _import_value(self, v: View, k: int) -> float:
@@ -339,13 +385,13 @@ class ImportExportRuleAgent:
         if mine >= best_other:
             share = self.majority_bonus[t] / (2 if mine == best_other else 1)
             if mine - 1 >= best_other:
-                share /= 2                       # it already has the majority: less at stake
+                share /= 2  # it already has the majority: less at stake
             value += 0.5 * share
         if v.goods[t] == 0:
-            value += 1.5                         # towards one of each type
+            value += 1.5  # towards one of each type
         tier = self._tier(v, t)
         if any(self.ctype[c] == t and self.ctier[c] > tier for c in v.hand):
-            value += 1.5                         # a contract in hand comes within reach
+            value += 1.5  # a contract in hand comes within reach
         return value
 
     def _sea_ship_worth(self, v: View, j: int) -> float:
@@ -353,11 +399,11 @@ class ImportExportRuleAgent:
         extra when that would bring it home."""
         worths = sorted((self._good_worth(v, t) for t in range(T) for _ in range(v.ships[j][2][t])), reverse=True)
         room = v.goods_cap - sum(v.goods)
-        value = sum(worths[:min(2, max(room, 0))])
+        value = sum(worths[: min(2, max(room, 0))])
         if room < 2 and v.n_imports < v.imports_cap:
             value += 1.5
         if j < 2 and v.ships[j][3] <= 2:
-            value += 3.0                         # its ship comes home
+            value += 3.0  # its ship comes home
         return value
 
     # ----- decisions -------------------------------------------------------------------------------
@@ -440,6 +486,7 @@ class ImportExportRuleAgent:
         def worth(x):
             a = x - A.ACTION
             return self._action_value(v, a, v.hand, 1 + v.imports[a])
+
         return max(actions, key=lambda x: (worth(x), -x))
 
     def _contract_card(self, v: View, legal: list[int]) -> int:
@@ -458,6 +505,7 @@ class ImportExportRuleAgent:
             # Containers left by a discarded contract may fill the new one.
             spare = sum(min(k, max(h - r, 0)) for k, h, r in zip(self.need[c], loaded, req)) if c >= 0 else 0
             return (spare, -sum(req), -a)
+
         ships = [a for a in legal if A.SHIP <= a < A.BID]
         return max(ships, key=score) if ships else legal[0]
 
@@ -469,6 +517,7 @@ class ImportExportRuleAgent:
         def steps_left(c):
             t = self.ctype[c]
             return min((sum(v.open[j]) for j in v.harbor if v.open[j][t]), default=99)
+
         return A.CARD + min(cards, key=lambda c: (steps_left(c), self._keep(v, c, v.counts), c))
 
     def _own_ship(self, v: View, legal: list[int]) -> int:
@@ -476,8 +525,10 @@ class ImportExportRuleAgent:
         power's paid alternative is left alone)."""
         ships = [a for a in legal if A.SHIP <= a < A.BID and (a - A.SHIP) % 2 in v.open]
         if not ships:
-            return next((a for a in legal if A.SHIP <= a < A.BID), A.ZONE + A.DISCARD
-                        if A.ZONE + A.DISCARD in legal else legal[0])
+            return next(
+                (a for a in legal if A.SHIP <= a < A.BID),
+                A.ZONE + A.DISCARD if A.ZONE + A.DISCARD in legal else legal[0],
+            )
         return min(ships, key=lambda a: (sum(v.open[(a - A.SHIP) % 2]), a))
 
     def _pirate_take(self, v: View, legal: list[int]) -> int:
@@ -510,7 +561,7 @@ class ImportExportRuleAgent:
             c = self._least_useful(v, hand, v.counts)
             value = self.sale_price - self._keep(v, c, v.counts)
             if v.actions_left > 1 and island:
-                value -= 0.5                     # take first: the sale is still there afterwards
+                value -= 0.5  # take first: the sale is still there afterwards
             if value > best_value:
                 best, best_value = A.CARD + c, value
         for c in island:
@@ -538,9 +589,10 @@ class ImportExportRuleAgent:
                 j = (a - A.SHIP - 2 * p) % (2 * n)
                 if bidding:
                     total += self._sea_ship_worth(v, j)
-                else:                            # not bidding: its own ship comes home, others' least
+                else:  # not bidding: its own ship comes home, others' least
                     total += 3.0 if j < 2 else -self._sea_ship_worth(v, j)
             return total / len(seats)
+
         return max(ships, key=lambda a: (worth(a), -a))
 
     def _bid(self, v: View, legal: list[int]) -> int:
@@ -550,7 +602,7 @@ class ImportExportRuleAgent:
         j = v.import_ship
         worth = self._sea_ship_worth(v, j) if j >= 0 else 0.0
         if j in (0, 1):
-            worth += 2.0                         # no owner fee goes to anyone else
+            worth += 2.0  # no owner fee goes to anyone else
         target = min(self.bid_share * worth, v.credits / 3)
         steps = max(0, int(target // 2))
         return A.BID + min(steps, max(bids) - A.BID)
@@ -564,6 +616,7 @@ class ImportExportRuleAgent:
             goods = self._good_worth(v, self.ctype[c]) if room > 0 else 0.0
             imports = self._import_card_worth(c) if imports_room > 0 else 0.0
             return max(goods, imports)
+
         return max(legal, key=lambda a: (worth(a - A.CARD), -a))
 
     def _import_zone(self, v: View, legal: list[int]) -> int:
@@ -574,9 +627,20 @@ class ImportExportRuleAgent:
         return legal[0]
 
     _handlers = {
-        P_LEAD: _lead, P_FOLLOW: _follow, P_WILD1: _wild_card, P_WILD2: _wild_card,
-        P_WILD_ACTION: _wild_action, P_CONTRACT_CARD: _contract_card, P_CONTRACT_SHIP: _contract_ship,
-        P_LOAD_CARD: _load_card, P_LOAD_SHIP: _own_ship, P_PIRATE_TAKE: _pirate_take,
-        P_PIRATE_PLACE: _own_ship, P_SUPPLY: _supply, P_IMPORT_SHIP: _import_ship, P_BID: _bid,
-        P_IMPORT_PICK: _import_pick, P_IMPORT_ZONE: _import_zone,
+        P_LEAD: _lead,
+        P_FOLLOW: _follow,
+        P_WILD1: _wild_card,
+        P_WILD2: _wild_card,
+        P_WILD_ACTION: _wild_action,
+        P_CONTRACT_CARD: _contract_card,
+        P_CONTRACT_SHIP: _contract_ship,
+        P_LOAD_CARD: _load_card,
+        P_LOAD_SHIP: _own_ship,
+        P_PIRATE_TAKE: _pirate_take,
+        P_PIRATE_PLACE: _own_ship,
+        P_SUPPLY: _supply,
+        P_IMPORT_SHIP: _import_ship,
+        P_BID: _bid,
+        P_IMPORT_PICK: _import_pick,
+        P_IMPORT_ZONE: _import_zone,
     }

@@ -33,7 +33,7 @@ _ACTIVATIONS = {
     "ReLU": lambda x: np.maximum(x, 0.0),
     "Identity": lambda x: x,
 }
-_CACHE: dict[tuple[str, float], tuple[Any, "NumpyPolicy | None"]] = {}
+_CACHE: dict[tuple[str, float], tuple[Any, NumpyPolicy | None]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -43,13 +43,12 @@ class NumpyPolicy:
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, str]]):
         # float32 like torch: the same numbers (up to summation order) at half the memory
         # traffic of float64, which is what a single-row matmul costs.
-        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32), act)
-                       for w, b, act in layers]
+        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32), act) for w, b, act in layers]
         self.obs_size = self.layers[0][0].shape[1]
         self.num_actions = self.layers[-1][0].shape[0]
 
     @classmethod
-    def from_sb3(cls, policy) -> "NumpyPolicy | None":
+    def from_sb3(cls, policy) -> NumpyPolicy | None:
         """Copy the actor of ``policy`` (a MaskableActorCriticPolicy), or None if it is not a
         plain MLP over a flattened Box observation."""
         from stable_baselines3.common.torch_layers import FlattenExtractor
@@ -79,8 +78,7 @@ class NumpyPolicy:
             x = _ACTIVATIONS[act](w @ x + b)
         return x
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray,
-            rng: random.Random | None = None) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: random.Random | None = None) -> int:
         """Argmax (``rng`` None) or a sample of the policy restricted to the legal actions."""
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
@@ -165,7 +163,8 @@ class PPOAgent(PolicyAgent):
                 f"the model {path} takes observations of size {obs_size} and "
                 f"{model.action_space.n} actions, but {game.env_id} with {game.num_players} "
                 f"players has {expected} and {game.num_actions}: it was trained for another game "
-                "or player count")
+                "or player count"
+            )
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if self.policy is not None:
@@ -200,4 +199,4 @@ class PPOAgent(PolicyAgent):
         self.model, self.policy = load_model(self.path)
 
 
-__all__ = ["NumpyPolicy", "PolicyAgent", "PPOAgent", "load_model"]
+__all__ = ["NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model"]

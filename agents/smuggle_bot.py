@@ -56,15 +56,22 @@ import numpy as np
 
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.actions import BAG, HAND_SIZE, LUGGAGE, NUM_ITEMS, NUM_KINDS
+from smuggle_envs.games.smuggle.rules import (
+    NUM_SEARCH_RECORDS as NUM_RECORDS,
+)
+from smuggle_envs.games.smuggle.rules import (
+    R_BAG_FALSE,
+    R_CAUGHT,
+    R_INFORMS,
+    R_NEXT_DECISIONS,
+    R_OFF_SEARCH,
+    R_TRUTHFUL,
+)
 
 # Phases, in the order of the ``phase`` piece.
 DECLARE, OFFICER, RECEIVE, DISCARD = range(4)
-# Fields of the ``search_record`` piece, per seat.
-from smuggle_envs.games.smuggle.rules import (  # noqa: E402
-    NUM_SEARCH_RECORDS as NUM_RECORDS, R_BAG_FALSE, R_CAUGHT, R_INFORMED_ON, R_INFORMS,
-    R_NEXT_DECISIONS, R_OFF_SEARCH, R_SEARCHED, R_TRUTHFUL,
-)
-COUNT_SCALE = 20          # record/declaration counts are stored as count / 20
+
+COUNT_SCALE = 20  # record/declaration counts are stored as count / 20
 
 
 class SmuggleRuleAgent:
@@ -72,13 +79,25 @@ class SmuggleRuleAgent:
 
     name = "rule"
 
-    def __init__(self, game, seed: int | None = None, *, risk: float = 1.0,
-                 bluff_rate: float = 0.1, false_bag_rate: float = 0.03,
-                 false_bag_min_duty: int = 300, empty_caution: float = 0.5,
-                 liar_empty_share: float = 0.6, max_empty_ratio: float = 4.0,
-                 min_items_ratio: float = 0.75,
-                 prior_lie: float = 0.15, prior_search: float = 0.2, prior_weight: float = 3.0,
-                 inherit_weight: float = 1.0, search_noise: float = 0.0):
+    def __init__(
+        self,
+        game,
+        seed: int | None = None,
+        *,
+        risk: float = 1.0,
+        bluff_rate: float = 0.1,
+        false_bag_rate: float = 0.03,
+        false_bag_min_duty: int = 300,
+        empty_caution: float = 0.5,
+        liar_empty_share: float = 0.6,
+        max_empty_ratio: float = 4.0,
+        min_items_ratio: float = 0.75,
+        prior_lie: float = 0.15,
+        prior_search: float = 0.2,
+        prior_weight: float = 3.0,
+        inherit_weight: float = 1.0,
+        search_noise: float = 0.0,
+    ):
         if game.env_id != "smuggle_v0":
             raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
         self.rng = random.Random(seed)
@@ -93,11 +112,11 @@ class SmuggleRuleAgent:
         d = game.data
         self.n = game.num_players
         self.duties = tuple(d.duties)
-        self.fines = tuple(d.fines) + (0, 0)              # the Bag and luggage carry no fine
-        self.kind_counts = tuple(game.kind_counts)         # cards of each kind in the pack
-        self.defamation = d.defamation                     # 200 to a truthful searched player
-        self.reward = d.informer_reward                    # 100 to a successful Informer
-        self.false_bag_fine = d.false_bag_fine             # 200 extra for a false Bag claim
+        self.fines = tuple(d.fines) + (0, 0)  # the Bag and luggage carry no fine
+        self.kind_counts = tuple(game.kind_counts)  # cards of each kind in the pack
+        self.defamation = d.defamation  # 200 to a truthful searched player
+        self.reward = d.informer_reward  # 100 to a successful Informer
+        self.false_bag_fine = d.false_bag_fine  # 200 extra for a false Bag claim
         self.max_declared_duty = max(game.declared_duty)
         # Duty per unit of fine over the pack's items (1/2 with the packaged data): turns
         # expected fines on a hand into the duty its next holder would owe.
@@ -108,10 +127,25 @@ class SmuggleRuleAgent:
         # Where each piece lives in the flat observation: the same slices layout.get uses,
         # looked up once here because act() runs hundreds of times a game.
         layout = game.observation_layout
-        self._slices = {name: layout.slice(name) for name in (
-            "phase", "officer", "holder", "active", "my_hand",
-            "known_in_hand", "declaration", "bag_claim", "suitcase", "deck", "round",
-            "declarations", "mean_declared_duty", "search_record")}
+        self._slices = {
+            name: layout.slice(name)
+            for name in (
+                "phase",
+                "officer",
+                "holder",
+                "active",
+                "my_hand",
+                "known_in_hand",
+                "declaration",
+                "bag_claim",
+                "suitcase",
+                "deck",
+                "round",
+                "declarations",
+                "mean_declared_duty",
+                "search_record",
+            )
+        }
 
     # ----- Agent protocol ----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -146,7 +180,7 @@ class SmuggleRuleAgent:
         w = self.prior_weight
         return (hits + prior * w) / (max(trials, hits) + w)
 
-    def _officer_search_rate(self, obs: "_Obs") -> float:
+    def _officer_search_rate(self, obs: _Obs) -> float:
         """How often the current Officer searched the declarations he judged this round.
 
         Each seat is Officer once, so his ``officer_searches`` all fall in this round. The
@@ -161,11 +195,11 @@ class SmuggleRuleAgent:
         judged = max(searches, sum(obs.suitcase) - 3 * searches - 3 * informs_now)
         return self._rate(searches, judged, self.prior_search)
 
-    def _inform_rate(self, obs: "_Obs", seat: int) -> float:
+    def _inform_rate(self, obs: _Obs, seat: int) -> float:
         # Informs over the times the seat decided as next player (accept or inform).
         return self._rate(obs.record(seat, R_INFORMS), obs.record(seat, R_NEXT_DECISIONS), self.prior_search)
 
-    def _lie_prior(self, obs: "_Obs", seat: int) -> float:
+    def _lie_prior(self, obs: _Obs, seat: int) -> float:
         """Probability that ``seat`` lies, from the searches so far and his declared duty.
 
         The table's record (all seats' catches and truthful searches) sets the base rate, so a
@@ -183,7 +217,7 @@ class SmuggleRuleAgent:
                 p += (1.0 - p) * 0.2 * shortfall
         return p
 
-    def _lie_probability(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
+    def _lie_probability(self, obs: _Obs, declared: list[int], known: list[int]) -> float:
         """P(the live declaration is a lie), for the Officer or the next player."""
         # Cards I passed that are still in the hand settle it when they contradict the claim:
         # an undeclared item I know is there, or more items declared than unknown cards left.
@@ -194,11 +228,11 @@ class SmuggleRuleAgent:
             return 1.0
         p = self._lie_prior(obs, obs.holder)
         if any(known[:NUM_ITEMS]):
-            return p                             # known items were declared: not "nothing"
+            return p  # known items were declared: not "nothing"
         # Bayes on the declaration: "nothing" is honest only if every unknown card is luggage
         # (or the Bag), which is rare, while it is what most smugglers say; declaring some
         # items is correspondingly less suspicious. Both likelihood ratios are capped.
-        honest_empty = min(0.9, max(0.02, obs.pool_plain ** unknown))
+        honest_empty = min(0.9, max(0.02, obs.pool_plain**unknown))
         if any(declared):
             ratio = max(self.min_items_ratio, (1.0 - self.liar_empty_share) / (1.0 - honest_empty))
         else:
@@ -206,25 +240,25 @@ class SmuggleRuleAgent:
         odds = p / (1.0 - p) * ratio
         return odds / (1.0 + odds)
 
-    def _hand_fines_if_lying(self, obs: "_Obs", declared: list[int], known: list[int]) -> float:
+    def _hand_fines_if_lying(self, obs: _Obs, declared: list[int], known: list[int]) -> float:
         """Expected fines on the live hand given that its declaration is a lie."""
         unknown = HAND_SIZE - sum(known)
         fines = sum(known[k] * self.fines[k] for k in range(NUM_ITEMS)) + unknown * obs.pool_mean_fine
         if not any(declared) and not any(known[:NUM_ITEMS]):
             # "Nothing" is a lie only if some unknown card is an item: condition on that.
-            fines /= max(0.05, 1.0 - obs.pool_plain ** unknown)
+            fines /= max(0.05, 1.0 - obs.pool_plain**unknown)
         return fines
 
     # ----- holder: declare -------------------------------------------------------------------
-    def _declare(self, obs: "_Obs") -> int:
+    def _declare(self, obs: _Obs) -> int:
         hand = obs.my_hand
         if hand[BAG]:
-            return A.CLAIM_BAG                   # truthful and immune: pays nothing, ever
+            return A.CLAIM_BAG  # truthful and immune: pays nothing, ever
         # The dutiable cards, cheapest first: bluffs hide the expensive ones.
         items = sorted((k for k in range(NUM_ITEMS) for _ in range(hand[k])), key=self.duties.__getitem__)
         honest = A.declare(hand[:NUM_ITEMS])
         if not items:
-            return honest                        # nothing to hide: a search pays us 200
+            return honest  # nothing to hide: a search pays us 200
         duty = sum(self.duties[k] for k in items)
         fines = sum(self.fines[k] for k in items)
 
@@ -250,8 +284,7 @@ class SmuggleRuleAgent:
 
         # A false Bag claim now and then, when the hand is expensive and the Bag is not known
         # to be face up in the suitcase (that claim would be a certain, public lie).
-        if (duty >= self.false_bag_min_duty and not obs.suitcase[BAG]
-                and self.rng.random() < self.false_bag_rate):
+        if duty >= self.false_bag_min_duty and not obs.suitcase[BAG] and self.rng.random() < self.false_bag_rate:
             return A.CLAIM_BAG
         # Mixed strategy: an always-honest player would never be worth searching.
         if best_action == honest and self.rng.random() < self.bluff_rate:
@@ -259,11 +292,11 @@ class SmuggleRuleAgent:
         return best_action
 
     # ----- Officer: search or let pass ---------------------------------------------------------
-    def _officer(self, obs: "_Obs") -> int:
+    def _officer(self, obs: _Obs) -> int:
         # The suitcase holds every card laid open this round, the last search included (an
         # older ``last_reveal`` is from a pack since reshuffled, so it proves nothing).
         if obs.bag_claim and obs.suitcase[BAG]:
-            return A.SEARCH                      # the Bag is face up: a certain lie
+            return A.SEARCH  # the Bag is face up: a certain lie
         if obs.bag_claim:
             search = self._challenge_bag(obs, known=[0] * NUM_KINDS, gain_if_false=None)
         else:
@@ -280,29 +313,29 @@ class SmuggleRuleAgent:
             pass_value = duty + p_inform * p_lie * (fines - self.reward)
             search = search_value > pass_value
         if self.search_noise and self.rng.random() < self.search_noise:
-            search = not search                  # optional unpredictability (uncertain cases only)
+            search = not search  # optional unpredictability (uncertain cases only)
         return A.SEARCH if search else A.LET_PASS
 
-    def _challenge_bag(self, obs: "_Obs", known: list[int], gain_if_false) -> bool:
+    def _challenge_bag(self, obs: _Obs, known: list[int], gain_if_false) -> bool:
         """Whether to challenge a Diplomatic Bag claim (as Officer or next player)."""
         unknown = HAND_SIZE - sum(known)
         pool = max(1, obs.pool_size)
-        p_has_bag = min(1.0, unknown / pool)     # the Bag is somewhere among the unseen cards
+        p_has_bag = min(1.0, unknown / pool)  # the Bag is somewhere among the unseen cards
         # How readily this seat claims the Bag without it: caught false claims over all his
         # declarations, with a small prior.
         seat = obs.holder
         claim_rate = self._rate(obs.record(seat, R_BAG_FALSE), obs.declarations[seat], 0.03)
         p_real = p_has_bag / (p_has_bag + (1.0 - p_has_bag) * claim_rate)
         fines = unknown * obs.pool_mean_fine + sum(known[k] * self.fines[k] for k in range(NUM_ITEMS))
-        if gain_if_false is None:                # Officer: he collects 200 + all the fines
+        if gain_if_false is None:  # Officer: he collects 200 + all the fines
             gain_if_false = self.false_bag_fine + fines
         return (1.0 - p_real) * gain_if_false > p_real * self.defamation
 
     # ----- next player: accept or inform -------------------------------------------------------
-    def _receive(self, obs: "_Obs") -> int:
+    def _receive(self, obs: _Obs) -> int:
         known = obs.known_in_hand
         if obs.bag_claim and obs.suitcase[BAG]:
-            return A.INFORM                      # the Bag is face up: a sure catch
+            return A.INFORM  # the Bag is face up: a sure catch
         if obs.bag_claim:
             # Informing on a false claim earns the 100 reward (the fines go to the Officer);
             # on a real Bag it costs the 200 defamation money.
@@ -311,7 +344,7 @@ class SmuggleRuleAgent:
             declared = obs.declaration
             p_lie = self._lie_probability(obs, declared, known)
             if p_lie >= 1.0:
-                return A.INFORM                  # a sure catch: 100 and a fresh hand
+                return A.INFORM  # a sure catch: 100 and a fresh hand
             # Informing: +100 from the Officer on a liar, -200 to a truthful holder.
             inform_value = p_lie * self.reward - (1.0 - p_lie) * self.defamation
             # Accepting also means holding this hand next (less the card I discard, plus one
@@ -320,17 +353,17 @@ class SmuggleRuleAgent:
             mean_duty = obs.pool_mean_duty
             top = max((self.duties[k] for k in range(NUM_ITEMS) if declared[k]), default=0)
             truthful_duty = sum(n * d for n, d in zip(declared, self.duties)) - top + mean_duty
-            lying_duty = (0.75 * self.duty_per_fine * self._hand_fines_if_lying(obs, declared, known)
-                          + mean_duty)          # about a quarter of it goes with my discard
-            extra_duty = (p_lie * lying_duty + (1.0 - p_lie) * truthful_duty
-                          - HAND_SIZE * mean_duty)
+            lying_duty = (
+                0.75 * self.duty_per_fine * self._hand_fines_if_lying(obs, declared, known) + mean_duty
+            )  # about a quarter of it goes with my discard
+            extra_duty = p_lie * lying_duty + (1.0 - p_lie) * truthful_duty - HAND_SIZE * mean_duty
             inform = inform_value + self.inherit_weight * extra_duty > 0.0
         if self.search_noise and self.rng.random() < self.search_noise:
             inform = not inform
         return A.INFORM if inform else A.ACCEPT
 
     # ----- new holder: discard one card ----------------------------------------------------
-    def _discard(self, obs: "_Obs", mask: np.ndarray) -> int:
+    def _discard(self, obs: _Obs, mask: np.ndarray) -> int:
         # Items only ever cost money (duty or fines) and a hand of luggage declared as nothing
         # is safe and earns 200 when searched, so shed the most heavily fined item; luggage
         # only when there is no item. The Bag is forced by the mask (rule 15).
@@ -348,7 +381,7 @@ class _Obs:
     def __init__(self, bot: SmuggleRuleAgent, observation: np.ndarray):
         self.bot = bot
         self.s = bot._slices
-        self.v = observation.tolist()            # one conversion, then cheap Python indexing
+        self.v = observation.tolist()  # one conversion, then cheap Python indexing
         phase = self.v[self.s["phase"]]
         self.phase = phase.index(1.0) if 1.0 in phase else -1
 

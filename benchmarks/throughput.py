@@ -31,8 +31,8 @@ def aec_loop(make_env, seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         env.reset(seed=game)
         game += 1
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
             if terminated or truncated:
                 action = None
             else:
@@ -108,10 +108,12 @@ def main(argv=None) -> dict:
     for env_id in args.envs.split(","):
         game_cls = smuggle_envs.game_class(env_id)
         players = min(max(args.players, game_cls.min_players), game_cls.max_players)
-        workloads[f"{env_id} {players}p (aec)"] = (
-            lambda e=env_id, p=players: aec_loop(lambda: smuggle_envs.make(e, num_players=p), args.seconds))
-        workloads[f"{env_id} {players}p (engine+obs)"] = (
-            lambda e=env_id, p=players: engine_loop(smuggle_envs.make_game(e, num_players=p), args.seconds))
+        workloads[f"{env_id} {players}p (aec)"] = lambda e=env_id, p=players: aec_loop(
+            lambda: smuggle_envs.make(e, num_players=p), args.seconds
+        )
+        workloads[f"{env_id} {players}p (engine+obs)"] = lambda e=env_id, p=players: engine_loop(
+            smuggle_envs.make_game(e, num_players=p), args.seconds
+        )
 
     best = {name: 0.0 for name in workloads}
     for _ in range(args.repeats):

@@ -40,14 +40,16 @@ def cpu_seconds() -> float:
 
 def git_commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except OSError:
         return "?"
 
 
-def bench(env_id: str, players: int | None, steps: int | None, games: int, seed: int, out: Path,
-          skip_train: bool) -> dict:
+def bench(
+    env_id: str, players: int | None, steps: int | None, games: int, seed: int, out: Path, skip_train: bool
+) -> dict:
     from agents.ppo import PPOAgent
     from training.selfplay.evaluate import evaluate, results_table
     from training.selfplay.trainer import TrainConfig, Trainer
@@ -72,8 +74,10 @@ def bench(env_id: str, players: int | None, steps: int | None, games: int, seed:
         results.append(evaluate(game, agent, baseline, games, seed=seed, max_decisions=config.max_decisions))
     eval_wall = time.perf_counter() - t0
     n = game.num_players
-    print(f"\n=== {env_id}, {n} players: {games} games per table, seats rotated, game g uses seed "
-          f"{seed}+g; 95% Wilson intervals ===")
+    print(
+        f"\n=== {env_id}, {n} players: {games} games per table, seats rotated, game g uses seed "
+        f"{seed}+g; 95% Wilson intervals ==="
+    )
     print(results_table(results))
     checks = {}
     if env_id == "smuggle_v0":
@@ -85,16 +89,30 @@ def bench(env_id: str, players: int | None, steps: int | None, games: int, seed:
                 checks["rule > 25%, CI above 25%"] = r.ci[0] > TARGETS["rule"]
         print("targets: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in checks.items()))
     if wall is not None:
-        print(f"training: {config.steps} steps in {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU "
-              f"(load average {load_before[0]:.1f} before, {load_after[0]:.1f} after, "
-              f"{os.cpu_count()} CPUs)")
+        print(
+            f"training: {config.steps} steps in {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU "
+            f"(load average {load_before[0]:.1f} before, {load_after[0]:.1f} after, "
+            f"{os.cpu_count()} CPUs)"
+        )
     record = {
-        "env_id": env_id, "num_players": n, "steps": config.steps, "games": games, "seed": seed,
+        "env_id": env_id,
+        "num_players": n,
+        "steps": config.steps,
+        "games": games,
+        "seed": seed,
         "command": " ".join([Path(sys.executable).name] + sys.argv),
-        "train_wall_s": wall, "train_cpu_s": cpu, "eval_wall_s": eval_wall,
-        "load_average_before": load_before, "load_average_after": load_after, "cpus": os.cpu_count(),
-        "machine": platform.platform(), "python": platform.python_version(), "commit": git_commit(),
-        "config": config.to_dict(), "results": [r.to_dict() for r in results], "targets": checks,
+        "train_wall_s": wall,
+        "train_cpu_s": cpu,
+        "eval_wall_s": eval_wall,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "cpus": os.cpu_count(),
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "commit": git_commit(),
+        "config": config.to_dict(),
+        "results": [r.to_dict() for r in results],
+        "targets": checks,
     }
     (out / "benchmark.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
@@ -117,8 +135,9 @@ def main(argv=None) -> int:
     records = []
     for env_id in env_ids:
         players = args.players if args.players is not None else (4 if env_id == "smuggle_v0" else None)
-        records.append(bench(env_id, players, args.steps, args.games, args.seed,
-                             Path(args.out) / env_id, args.skip_train))
+        records.append(
+            bench(env_id, players, args.steps, args.games, args.seed, Path(args.out) / env_id, args.skip_train)
+        )
     ok = all(all(r["targets"].values()) for r in records)
     return 0 if ok else 1
 

@@ -7,4 +7,4 @@
 from .registry import ENV_IDS, game_class, make, make_game, raw_env
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "game_class", "make", "make_game", "raw_env", "__version__"]
+__all__ = ["ENV_IDS", "__version__", "game_class", "make", "make_game", "raw_env"]

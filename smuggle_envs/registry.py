@@ -13,7 +13,12 @@ _GAMES = {
     "ciq_v0": ("smuggle_envs.games.ciq", "CIQGame", "CIQ (Jason Reed)", "2-6"),
     "illegal_v0": ("smuggle_envs.games.illegal", "IllegalGame", "Illegal (ElPadre)", "2-6"),
     "humble_smuggle_v0": ("smuggle_envs.games.humble_smuggle", "HumbleSmuggleGame", "Humble smuggle", "2-5"),
-    "import_export_v0": ("smuggle_envs.games.import_export", "ImportExportGame", "Import / Export (Dark Flight Games)", "2-6"),
+    "import_export_v0": (
+        "smuggle_envs.games.import_export",
+        "ImportExportGame",
+        "Import / Export (Dark Flight Games)",
+        "2-6",
+    ),
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_GAMES)
@@ -35,10 +40,7 @@ def make_game(env_id: str, **config: Any) -> Game:
 
 
 def describe() -> list[dict[str, str]]:
-    return [
-        {"env_id": env_id, "game": title, "players": players}
-        for env_id, (_, _, title, players) in _GAMES.items()
-    ]
+    return [{"env_id": env_id, "game": title, "players": players} for env_id, (_, _, title, players) in _GAMES.items()]
 
 
 def split_options(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence, TextIO
+from typing import TextIO
 
 DEFAULT_ENV = "smuggle_v0"
 DEFAULT_GAMES = 300
@@ -24,8 +25,9 @@ class UsageError(Exception):
 
 
 # ----- agents ------------------------------------------------------------------------------------
-def build_agent(spec: str, game, seed: int | None = None,
-                warn: Callable[[str], None] | None = None) -> tuple[object, str]:
+def build_agent(
+    spec: str, game, seed: int | None = None, warn: Callable[[str], None] | None = None
+) -> tuple[object, str]:
     """Build the agent ``spec`` for ``game``; returns ``(agent, label)``.
 
     A known kind that has no implementation for this game yet (no table entry, or its module is
@@ -51,12 +53,12 @@ def build_agent(spec: str, game, seed: int | None = None,
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
             if exc.name != module:
-                raise                       # the bot exists but one of its imports is missing
+                raise  # the bot exists but one of its imports is missing
             reason = f"the {kind!r} agent for {game.env_id} ({target}) is not available yet"
     if reason is None:
         try:
             return make_agent(spec, game, seed=seed), spec
-        except AttributeError as exc:       # module present but the class not (yet) defined
+        except AttributeError as exc:  # module present but the class not (yet) defined
             reason = f"the {kind!r} agent for {game.env_id} could not be built ({exc})"
     if warn is not None:
         warn(f"warning: {reason}; using 'random' in its place")
@@ -80,8 +82,10 @@ def parse_lineup(text: str | None, num_players: int | None, default_players: int
     if len(specs) == 1:
         return specs * num_players
     if len(specs) != num_players:
-        raise UsageError(f"--agents names {len(specs)} agents but --players is {num_players}; "
-                         f"give one agent per seat, or a single agent for every seat")
+        raise UsageError(
+            f"--agents names {len(specs)} agents but --players is {num_players}; "
+            f"give one agent per seat, or a single agent for every seat"
+        )
     return specs
 
 
@@ -107,8 +111,7 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]], align
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
 
     def line(cells):
-        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w)
-                         for c, w, a in zip(cells, widths, align)).rstrip()
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
@@ -124,7 +127,7 @@ class AgentRecord:
 
     name: str
     games: int = 0
-    wins: float = 0.0        # a win shared by k players counts 1/k
+    wins: float = 0.0  # a win shared by k players counts 1/k
     score_sum: float = 0.0
 
     @property
@@ -147,8 +150,16 @@ def results_table(records: Sequence[AgentRecord]) -> str:
     for r in records:
         lo, hi = wilson_interval(r.wins, r.games)
         wins = f"{r.wins:.2f}".rstrip("0").rstrip(".") if r.wins != int(r.wins) else str(int(r.wins))
-        rows.append([r.name, r.games, wins, f"{100 * r.win_rate:.1f}%",
-                     f"[{100 * lo:.1f}%, {100 * hi:.1f}%]", f"{r.mean_score:.1f}"])
+        rows.append(
+            [
+                r.name,
+                r.games,
+                wins,
+                f"{100 * r.win_rate:.1f}%",
+                f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                f"{r.mean_score:.1f}",
+            ]
+        )
     return format_table(["agent", "games", "wins", "win rate", "95% CI", "mean score"], rows)
 
 
@@ -198,8 +209,14 @@ class GameLog:
         if self.count == 0:
             self._table(state, "start")
         self.count += 1
-        self._pending = (self.count, player, who, state.action_to_string(action),
-                         list(state.scores()), _round_key(state))
+        self._pending = (
+            self.count,
+            player,
+            who,
+            state.action_to_string(action),
+            list(state.scores()),
+            _round_key(state),
+        )
 
     def flush(self, state) -> None:
         """Print the decision announced last, now that ``state`` shows its effect."""
@@ -247,8 +264,9 @@ def lineup_for_game(lineup: Sequence, g: int) -> list:
     return [lineup[(s + g) % n] for s in range(n)]
 
 
-def build_lineup(specs: Sequence[str], game, seed: int,
-                 warn: Callable[[str], None] | None = None) -> tuple[list, list[str]]:
+def build_lineup(
+    specs: Sequence[str], game, seed: int, warn: Callable[[str], None] | None = None
+) -> tuple[list, list[str]]:
     agents, labels = [], []
     for i, spec in enumerate(specs):
         agent, label = build_agent(spec, game, seed=seed * 1000 + i, warn=warn)
@@ -257,20 +275,19 @@ def build_lineup(specs: Sequence[str], game, seed: int,
     return agents, labels
 
 
-def play_logged_game(game, agents: Sequence, labels: Sequence[str], seed: int,
-                     out: TextIO | None = None):
+def play_logged_game(game, agents: Sequence, labels: Sequence[str], seed: int, out: TextIO | None = None):
     """Play one game printing it turn by turn; returns the final state."""
     from agents.arena import play_game
 
     log = GameLog(out)
-    state = play_game(game, agents, seed,
-                      on_step=lambda st, p, a: log.step(st, p, a, labels[p]))
+    state = play_game(game, agents, seed, on_step=lambda st, p, a: log.step(st, p, a, labels[p]))
     log.finish(state)
     return state
 
 
-def run_match(game, agents: Sequence, labels: Sequence[str], seed: int, games: int,
-              progress: bool = True) -> list[AgentRecord]:
+def run_match(
+    game, agents: Sequence, labels: Sequence[str], seed: int, games: int, progress: bool = True
+) -> list[AgentRecord]:
     """Play ``games`` games with seats rotated; returns one record per distinct label, in lineup
     order. Game ``g`` uses seed ``seed + g``."""
     from agents.arena import play_game

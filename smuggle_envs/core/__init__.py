@@ -8,7 +8,19 @@ from .outcomes import REWARD_MODES
 from .replay import Replay
 
 __all__ = [
-    "ConfigError", "DataError", "Game", "GameConfig", "GameEnv", "GameOverError", "IllegalActionError",
-    "MalformedActionError", "ObservationLayout", "Piece", "REWARD_MODES", "Replay", "SmuggleEnvsError",
-    "State", "TERMINAL",
+    "REWARD_MODES",
+    "TERMINAL",
+    "ConfigError",
+    "DataError",
+    "Game",
+    "GameConfig",
+    "GameEnv",
+    "GameOverError",
+    "IllegalActionError",
+    "MalformedActionError",
+    "ObservationLayout",
+    "Piece",
+    "Replay",
+    "SmuggleEnvsError",
+    "State",
 ]

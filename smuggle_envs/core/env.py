@@ -51,7 +51,8 @@ class GameEnv(AECEnv):
         self.reward_mode = reward_mode
         self.max_turns = max_turns
         if render_perspective is not None and (
-            isinstance(render_perspective, bool) or not isinstance(render_perspective, int)
+            isinstance(render_perspective, bool)
+            or not isinstance(render_perspective, int)
             or not 0 <= render_perspective < game.num_players
         ):
             raise ConfigError(
@@ -111,8 +112,7 @@ class GameEnv(AECEnv):
         if self._over:
             if action is not None:
                 raise GameOverError(
-                    f"{agent} cannot act: the game is over; step(None) for each finished agent, "
-                    "then reset()"
+                    f"{agent} cannot act: the game is over; step(None) for each finished agent, then reset()"
                 )
             self._was_dead_step(action)
             return

@@ -15,7 +15,7 @@ class ByteFields:
         self.offsets: dict[str, tuple[int, int]] = {}
         self.size = 0
 
-    def add(self, name: str, size: int) -> "ByteFields":
+    def add(self, name: str, size: int) -> ByteFields:
         if name in self.offsets:
             raise ValueError(f"field {name!r} declared twice")
         self.offsets[name] = (self.size, size)
@@ -35,7 +35,7 @@ class ByteFields:
 
     def views(self, buf: bytearray) -> dict[str, memoryview]:
         mv = memoryview(buf)
-        return {name: mv[a:a + size] for name, (a, size) in self.offsets.items()}
+        return {name: mv[a : a + size] for name, (a, size) in self.offsets.items()}
 
 
 def set_one_hot(view: memoryview, old: int, new: int) -> None:

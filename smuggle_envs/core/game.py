@@ -15,7 +15,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -70,9 +71,7 @@ class Game(ABC):
         # numpy integers (e.g. from a sweep) become plain ints so configs stay JSON-friendly.
         kwargs = {k: int(v) if isinstance(v, np.integer) else v for k, v in kwargs.items()}
         if unknown:
-            raise ConfigError(
-                f"unknown option(s) {unknown} for {cls.env_id}; valid options are {sorted(known)}"
-            )
+            raise ConfigError(f"unknown option(s) {unknown} for {cls.env_id}; valid options are {sorted(known)}")
         return cls.config_class(**kwargs)
 
     @property
@@ -89,7 +88,7 @@ class Game(ABC):
         return 1.0
 
     @abstractmethod
-    def new_initial_state(self, seed: int | None = None) -> "State": ...
+    def new_initial_state(self, seed: int | None = None) -> State: ...
 
     @abstractmethod
     def action_to_string(self, action: int) -> str: ...
@@ -141,10 +140,10 @@ class State(ABC):
         """The float32 observation of ``player``, seat-relative; see the game's layout."""
 
     @abstractmethod
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
     @abstractmethod
-    def resample(self, player: int, rng: random.Random) -> "State":
+    def resample(self, player: int, rng: random.Random) -> State:
         """A copy consistent with everything ``player`` has observed, hidden cards redrawn."""
 
     @abstractmethod
@@ -167,8 +166,7 @@ class State(ABC):
             return action  # the common case, kept cheap; ``_is_legal`` is False once terminal
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise MalformedActionError(
-                f"an action must be an int in [0, {self.game.num_actions}), got "
-                f"{type(action).__name__} {action!r}"
+                f"an action must be an int in [0, {self.game.num_actions}), got {type(action).__name__} {action!r}"
             )
         action = int(action)
         if self.is_terminal():

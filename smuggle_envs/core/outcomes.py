@@ -6,7 +6,7 @@ modes mean the same thing everywhere.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 REWARD_MODES = ("win_loss", "rank", "score")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .game import State
 
@@ -20,7 +21,7 @@ class Replay:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Replay":
+    def from_json(cls, text: str) -> Replay:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("replay JSON must be an object")

@@ -50,7 +50,7 @@ def test_bot_plays_only_legal_actions_and_is_deterministic(n):
         runs = []
         for _ in range(2):
             agents = [CIQRuleAgent(game, seed=7) for _ in range(n)]
-            state = play_game(game, agents, seed=seed)      # apply_action refuses illegal actions
+            state = play_game(game, agents, seed=seed)  # apply_action refuses illegal actions
             assert state.is_terminal()
             runs.append(list(state.history))
         assert runs[0] == runs[1]
@@ -74,9 +74,10 @@ def test_bot_reads_nothing_but_the_observation():
 
 
 def test_bot_ships_long():
-    game, state = position(hands={0: ["6h", "2h", "2d", "7c", "9s", "3d", "Qh"],
-                                  1: ["2s", "3s", "8s", "9c", "9d", "7s", "4s"]},
-                           tolerance={1: ["9s"]})
+    game, state = position(
+        hands={0: ["6h", "2h", "2d", "7c", "9s", "3d", "Qh"], 1: ["2s", "3s", "8s", "9c", "9d", "7s", "4s"]},
+        tolerance={1: ["9s"]},
+    )
     actions = bot_move(game, state)
     shipped = [A.card_name(a - A.SHIP) for a in actions if a < A.SABOTAGE]
     # the longest chain links 6h, 2h, 2d and 3d (either way round; the Qh may be smuggled after
@@ -86,25 +87,30 @@ def test_bot_ships_long():
 
 def test_bot_sabotages_when_it_opens_a_big_shipment():
     # Against a 2 only the 2h is Legal; wiping the pile with the Kh opens the nines and tens.
-    game, state = position(hands={0: ["2h", "Kh", "9c", "9d", "10c", "10d", "8c"],
-                                  1: ["2s", "3s", "8s", "9s", "9h", "7s", "4s"]},
-                           tolerance={1: ["2s"]})
+    game, state = position(
+        hands={0: ["2h", "Kh", "9c", "9d", "10c", "10d", "8c"], 1: ["2s", "3s", "8s", "9s", "9h", "7s", "4s"]},
+        tolerance={1: ["2s"]},
+    )
     actions = bot_move(game, state)
     assert actions[:2] == [A.sabotage("2h"), A.sabotage("Kh")]
     assert sum(1 for a in actions if a < A.SABOTAGE) >= 4
 
 
 def test_bot_does_not_sabotage_when_shipping_pays_more():
-    game, state = position(hands={0: ["2h", "3h", "4h", "5h", "7h", "8h", "Jh"],
-                                  1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
-                           tolerance={1: ["10s"]})
+    game, state = position(
+        hands={0: ["2h", "3h", "4h", "5h", "7h", "8h", "Jh"], 1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
+        tolerance={1: ["10s"]},
+    )
     actions = bot_move(game, state)
     assert actions[0] < A.SABOTAGE and not any(A.SABOTAGE <= a < A.HIRE for a in actions)
 
 
 def _smuggle_to_bot(shipper_hand, smuggle, tolerance, shipper_import=()):
-    game, state = position(hands={0: shipper_hand, 1: ["Js", "3s", "8s", "9c", "9d", "7s", "2s"]},
-                           tolerance={1: tolerance}, imports={0: list(shipper_import)})
+    game, state = position(
+        hands={0: shipper_hand, 1: ["Js", "3s", "8s", "9c", "9d", "7s", "2s"]},
+        tolerance={1: tolerance},
+        imports={0: list(shipper_import)},
+    )
     for card in smuggle:
         state.apply_action(A.ship(card))
     assert state.phase == FIRE_DECISION and state.current_player() == 1
@@ -113,8 +119,12 @@ def _smuggle_to_bot(shipper_hand, smuggle, tolerance, shipper_import=()):
 
 def test_bot_fires_when_the_smuggled_card_would_move_many_cards():
     # The smuggled King would move the shipper's 20-card Import pile.
-    game, state = _smuggle_to_bot(["9h", "Kh", "3c", "4c", "5c", "7c", "8c"], ["9h", "Kh"], ["9s"],
-                                  shipper_import=["2d"] * 6 + ["3d"] * 6 + ["4d"] * 6 + ["5d"] * 2)
+    game, state = _smuggle_to_bot(
+        ["9h", "Kh", "3c", "4c", "5c", "7c", "8c"],
+        ["9h", "Kh"],
+        ["9s"],
+        shipper_import=["2d"] * 6 + ["3d"] * 6 + ["4d"] * 6 + ["5d"] * 2,
+    )
     bot = CIQRuleAgent(game, seed=0)
     assert bot.act(state.observation(1), state.legal_action_mask()) == A.fire("Js")
 
@@ -127,18 +137,23 @@ def test_bot_keeps_its_customs_worker_for_a_small_smuggle():
 
 def test_bot_hires_to_protect_itself_without_a_customs_worker():
     # No Tolerance pile (fired earlier) and nothing Legal against a 2: hire the lowest card.
-    game, state = position(hands={0: ["3c", "Kd", "Ks", "Qd", "Qs", "Kc", "As"],
-                                  1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
-                           tolerance={0: [], 1: ["2d"]})
+    game, state = position(
+        hands={0: ["3c", "Kd", "Ks", "Qd", "Qs", "Kc", "As"], 1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
+        tolerance={0: [], 1: ["2d"]},
+    )
     assert state.phase == MAIN
     assert bot_move(game, state) == [A.hire("3c")]
 
 
 def test_bot_gives_away_high_numbers_and_keeps_its_strong_cards():
-    game, state = position(hands={0: ["2c", "10d", "9h", "Kh", "joker"], 1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
-                           tolerance={1: []}, exports={1: ["Ad"]}, stock=[])
+    game, state = position(
+        hands={0: ["2c", "10d", "9h", "Kh", "joker"], 1: ["2s", "3s", "8s", "9s", "9c", "7s", "4s"]},
+        tolerance={1: []},
+        exports={1: ["Ad"]},
+        stock=[],
+    )
     state.apply_action(A.ship("2c"))
-    state.apply_action(A.STOP)                           # 2 cards to transfer from a hand of 4
+    state.apply_action(A.STOP)  # 2 cards to transfer from a hand of 4
     bot = CIQRuleAgent(game, seed=0)
     given = []
     while state.current_player() == 0:
@@ -153,9 +168,8 @@ def test_bot_beats_the_random_agent(n, games, min_wins):
     game = smuggle_envs.make_game("ciq_v0", num_players=n)
     wins = 0
     for g in range(games):
-        seat = g % n                                     # the bot plays every seat in turn
-        agents = [CIQRuleAgent(game, seed=g) if i == seat else RandomAgent(game, seed=g * 10 + i)
-                  for i in range(n)]
+        seat = g % n  # the bot plays every seat in turn
+        agents = [CIQRuleAgent(game, seed=g) if i == seat else RandomAgent(game, seed=g * 10 + i) for i in range(n)]
         state = play_game(game, agents, seed=1000 + g)
         assert state.is_terminal()
         wins += seat in state.winners

@@ -83,8 +83,12 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
     phases = collections.Counter()
     game = _game(num_players)
     for g in range(3):
-        agents = [HumbleSmuggleRuleAgent(game, seed=g * 10 + i) if g % 2 == 0 or i % 2 == 0
-                  else RandomAgent(game, seed=g * 10 + i) for i in range(num_players)]
+        agents = [
+            HumbleSmuggleRuleAgent(game, seed=g * 10 + i)
+            if g % 2 == 0 or i % 2 == 0
+            else RandomAgent(game, seed=g * 10 + i)
+            for i in range(num_players)
+        ]
 
         def check(state, player, action, agents=agents):
             if isinstance(agents[player], HumbleSmuggleRuleAgent):
@@ -97,8 +101,7 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
 
 def test_same_seed_same_choices():
     game = _game(4)
-    runs = [play_game(game, [HumbleSmuggleRuleAgent(game, seed=i) for i in range(4)], seed=7).history
-            for _ in range(2)]
+    runs = [play_game(game, [HumbleSmuggleRuleAgent(game, seed=i) for i in range(4)], seed=7).history for _ in range(2)]
     assert runs[0] == runs[1]
 
 
@@ -109,19 +112,19 @@ HANDS = {0: [79, 45, 12, 3], 1: [51, 33, 6], 2: [26, 18, 65]}
 def _select_position(game, left, drafts=(11, 13, 14), hand0=(79, 45, 3)):
     hands = {0: list(hand0), 1: [51, 33, 6], 2: [26, 18, 65]}
     state = _state(game, hands, [*drafts, left])
-    return _drafted_to_select(state, drafts)          # P0 holds hand0 + 11; the rule is left's
+    return _drafted_to_select(state, drafts)  # P0 holds hand0 + 11; the rule is left's
 
 
 def test_standard_rule_never_lays_down_a_card_that_is_surely_the_highest():
     game = _game(3)
-    state = _select_position(game, 25)                # Standard; P0 holds 79, 45, 3, 11
+    state = _select_position(game, 25)  # Standard; P0 holds 79, 45, 3, 11
     for seed in range(5):
         assert _decide(game, state, seed=seed) != A.select(79)
 
 
 def test_safe_zone_lays_down_the_most_valuable_card():
     game = _game(3)
-    state = _select_position(game, 37)                # Safe Zone: nothing below 80 is discarded
+    state = _select_position(game, 37)  # Safe Zone: nothing below 80 is discarded
     for seed in range(5):
         assert _decide(game, state, seed=seed) == A.select(79)
 
@@ -131,7 +134,7 @@ def test_high_and_low_avoids_both_extremes():
     # lowest; 45 (4 points) is the card that scores. (With a worthless card in hand the bot may
     # sacrifice that instead, which is fine: it costs nothing.)
     game = _game(3)
-    state = _select_position(game, 19, hand0=(79, 45, 23))     # + the drafted 11
+    state = _select_position(game, 19, hand0=(79, 45, 23))  # + the drafted 11
     for seed in range(5):
         assert _decide(game, state, seed=seed) not in (A.select(79), A.select(11))
 
@@ -150,8 +153,8 @@ def test_final_round_symbol_up_plays_the_high_card_nothing_is_kept_for_later():
     assert state.final and state.first == 1
     for a in (A.draft(21), A.draft(23), A.draft(15), A.select(33), A.select(18)):
         state.apply_action(a)
-    assert state.current_player() == 0 and state.rule == 3 + 4      # Symbol Up (key)
-    for seed in range(5):      # (many samples: the default 24 leave the odds a little noisy)
+    assert state.current_player() == 0 and state.rule == 3 + 4  # Symbol Up (key)
+    for seed in range(5):  # (many samples: the default 24 leave the odds a little noisy)
         assert _decide(game, state, seed=seed, samples=200) == A.select(79)
     # the anchor 31 (3 points and a pair with the scored 11) is next best: it is worth 5 < 7 x 0.9
 
@@ -175,7 +178,7 @@ def test_shields_its_own_card_when_it_is_likely_to_be_discarded():
     hands = {0: [79, 45, 3], 1: [51, 33, 6], 2: [26, 18, 65]}
     state = _state(game, hands, [11, 13, 14, 25], black={0: ["shield", "+10"]})
     _drafted_to_select(state, (11, 13, 14))
-    for v in (79, 51, 26):                           # P0 had to lay down its 79
+    for v in (79, 51, 26):  # P0 had to lay down its 79
         state.apply_action(A.select(v))
     shield = game.black_kind("shield")
     assert _decide(game, state) == A.play(shield, 0)

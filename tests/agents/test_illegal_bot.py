@@ -23,7 +23,7 @@ FILL = ["alibi", "white coat", "informant", "mister zero"]
 def _state(n=4, hands=None, **arrange):
     game = IllegalGame(num_players=n)
     state = game.new_initial_state(0)
-    left = collections.Counter({k: c for k, c in enumerate(game.kind_counts)})
+    left = collections.Counter(dict(enumerate(game.kind_counts)))
     for cards in list((hands or {}).values()) + list(arrange.get("tables", {}).values()):
         for card in cards:
             left[A.kind(card)] -= 1
@@ -91,8 +91,12 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
     for config in ({}, {"trading": True}):
         game = IllegalGame(num_players=num_players, **config)
         for g in range(6):
-            agents = [IllegalRuleAgent(game, seed=g * 10 + i) if g % 2 == 0 or i % 2 == 0
-                      else RandomAgent(game, seed=g * 10 + i) for i in range(num_players)]
+            agents = [
+                IllegalRuleAgent(game, seed=g * 10 + i)
+                if g % 2 == 0 or i % 2 == 0
+                else RandomAgent(game, seed=g * 10 + i)
+                for i in range(num_players)
+            ]
 
             def check(state, player, action, agents=agents):
                 if isinstance(agents[player], IllegalRuleAgent):
@@ -101,7 +105,7 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
 
             state = play_game(game, agents, seed=1000 * num_players + g, on_step=check)
             assert state.is_terminal()
-    assert {4, 5, 9, 10}.issubset(phases), phases     # play, extras, lose, pass at least
+    assert {4, 5, 9, 10}.issubset(phases), phases  # play, extras, lose, pass at least
 
 
 def test_same_seed_same_choices():
@@ -118,25 +122,30 @@ def test_opens_a_market_first():
 
 def test_plays_its_best_business_and_the_free_legal_one_first():
     game, state = _state(hands={0: ["weapons", "gambling", "tropical fish"]}, markets=[0])
-    assert _decide(game, state) == A.play("tropical fish")       # the extra card costs no play
+    assert _decide(game, state) == A.play("tropical fish")  # the extra card costs no play
     state.apply_action(A.play("tropical fish"))
     assert _decide(game, state) == A.play("weapons")
 
 
 def test_clears_its_own_hassle_and_hassles_the_richest_opponent():
-    game, state = _state(hands={0: ["informant", "raid"]}, tables={0: ["weapons"], 2: ["merchandise"]},
-                         hassles={0: "raid"})
+    game, state = _state(
+        hands={0: ["informant", "raid"]}, tables={0: ["weapons"], 2: ["merchandise"]}, hassles={0: "raid"}
+    )
     assert _decide(game, state) == A.play("informant")
-    game, state = _state(hands={0: ["raid", "alibi"]}, markets=[0],
-                         tables={1: ["gambling"], 2: ["merchandise", "weapons"], 3: ["tropical fish"]})
+    game, state = _state(
+        hands={0: ["raid", "alibi"]},
+        markets=[0],
+        tables={1: ["gambling"], 2: ["merchandise", "weapons"], 3: ["tropical fish"]},
+    )
     assert _decide(game, state) == A.play("raid")
     state.apply_action(A.play("raid"))
     assert _decide(game, state) == A.target(2)
 
 
 def test_takes_the_most_valuable_business():
-    game, state = _state(hands={0: ["hostile takeover"]}, markets=[0],
-                         tables={1: ["gambling"], 3: ["tropical fish", "the coup"]})
+    game, state = _state(
+        hands={0: ["hostile takeover"]}, markets=[0], tables={1: ["gambling"], 3: ["tropical fish", "the coup"]}
+    )
     assert _decide(game, state) == A.play("hostile takeover")
     state.apply_action(A.play("hostile takeover"))
     assert _decide(game, state) == A.target(3)
@@ -145,8 +154,9 @@ def test_takes_the_most_valuable_business():
 
 
 def test_magnum_stops_a_takeover_of_its_own_business_only():
-    game, state = _state(hands={0: ["hostile takeover"], 2: ["magnum"]}, markets=[0],
-                         tables={1: ["weapons"], 2: ["weapons"]})
+    game, state = _state(
+        hands={0: ["hostile takeover"], 2: ["magnum"]}, markets=[0], tables={1: ["weapons"], 2: ["weapons"]}
+    )
     probe = state.clone()
     state.apply_action(A.play("hostile takeover"))
     state.apply_action(A.target(2))
@@ -155,7 +165,7 @@ def test_magnum_stops_a_takeover_of_its_own_business_only():
     assert _decide(game, state) == A.CANCEL
     probe.apply_action(A.play("hostile takeover"))
     probe.apply_action(A.target(1))
-    probe.apply_action(A.LET_PASS)                                # P1 has no Magnum
+    probe.apply_action(A.LET_PASS)  # P1 has no Magnum
     assert probe.current_player() == 2 and _decide(game, probe) == A.LET_PASS
 
 

@@ -19,7 +19,15 @@ from agents.import_export_bot import ImportExportRuleAgent
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.rules import (
-    P_BID, P_CONTRACT_CARD, P_FOLLOW, P_IMPORT_SHIP, P_LEAD, P_LOAD_CARD, P_PIRATE_TAKE, P_POWER, P_SUPPLY,
+    P_BID,
+    P_CONTRACT_CARD,
+    P_FOLLOW,
+    P_IMPORT_SHIP,
+    P_LEAD,
+    P_LOAD_CARD,
+    P_PIRATE_TAKE,
+    P_POWER,
+    P_SUPPLY,
 )
 
 ALL_MODULES = ("jutaku", "kickstarter", "captain")
@@ -104,8 +112,10 @@ def test_always_plays_a_legal_action_with_every_module(num_players):
     phases = collections.Counter()
     game = ImportExportGame(num_players=num_players, modules=ALL_MODULES)
     for g in range(3):
-        agents = [ImportExportRuleAgent(game, seed=i) if g == 0 or i % 2 == g % 2
-                  else RandomAgent(game, seed=g * 10 + i) for i in range(num_players)]
+        agents = [
+            ImportExportRuleAgent(game, seed=i) if g == 0 or i % 2 == g % 2 else RandomAgent(game, seed=g * 10 + i)
+            for i in range(num_players)
+        ]
 
         def check(state, player, action, agents=agents):
             if isinstance(agents[player], ImportExportRuleAgent):
@@ -119,16 +129,14 @@ def test_always_plays_a_legal_action_with_every_module(num_players):
 
 def test_same_seed_same_choices():
     game = ImportExportGame(num_players=5, modules=ALL_MODULES)
-    runs = [play_game(game, [ImportExportRuleAgent(game, seed=i) for i in range(5)], seed=7).history
-            for _ in range(2)]
+    runs = [play_game(game, [ImportExportRuleAgent(game, seed=i) for i in range(5)], seed=7).history for _ in range(2)]
     assert runs[0] == runs[1]
 
 
 # ----- scripted decisions -------------------------------------------------------------------------
 def test_leads_load_when_a_container_in_hand_completes_its_shipment():
     # Bamboo waits for one agriculture container; Almonds is one. Batteries is the only Load card.
-    game, state = _state(hands={0: ["batteries", "almonds", "segways", "beer"]},
-                         ships={0: {"contracts": ["bamboo"]}})
+    game, state = _state(hands={0: ["batteries", "almonds", "segways", "beer"]}, ships={0: {"contracts": ["bamboo"]}})
     assert state.phase == P_LEAD
     assert _decide(game, state) == _card(game, "batteries")
 
@@ -143,12 +151,12 @@ def test_follows_load_only_with_a_container_that_fits():
     game, state = _state(hands=hands, ships={2: {"contracts": ["bamboo"]}})
     _play(game, state, "batteries")
     assert state.phase == P_FOLLOW and state.current_player() == 1
-    assert _decide(game, state) == _card(game, "paprika")       # then Almonds completes Bamboo
+    assert _decide(game, state) == _card(game, "paprika")  # then Almonds completes Bamboo
 
     hands = {0: ["batteries"], 1: ["paprika", "segways", "beer"]}
     game, state = _state(hands=hands, ships={2: {"contracts": ["bamboo"]}})
     _play(game, state, "batteries")
-    assert _decide(game, state) == A.DRAW                      # Paprika would leave nothing to load
+    assert _decide(game, state) == A.DRAW  # Paprika would leave nothing to load
 
 
 def test_contracts_a_card_its_hand_can_load():
@@ -162,8 +170,10 @@ def test_contracts_a_card_its_hand_can_load():
 
 
 def test_loads_the_container_that_completes_a_shipment():
-    game, state = _state(hands={0: ["batteries", "cups", "paprika"]},
-                         ships={0: {"contracts": ["sugar"], "cargo": ["bok_choy"]}, 1: {"contracts": ["candy"]}})
+    game, state = _state(
+        hands={0: ["batteries", "cups", "paprika"]},
+        ships={0: {"contracts": ["sugar"], "cargo": ["bok_choy"]}, 1: {"contracts": ["candy"]}},
+    )
     _play(game, state, "batteries", "draw", "draw")
     assert state.phase == P_LOAD_CARD
     assert _decide(game, state) == _card(game, "paprika")
@@ -172,16 +182,20 @@ def test_loads_the_container_that_completes_a_shipment():
 def test_sells_its_least_useful_card():
     # Imports are full (one card, no shipments): the supply action can only sell. Paprika fits
     # Sugar's open slots, Segways fits nothing.
-    game, state = _state(hands={0: ["laptops", "paprika", "segways"]}, imports={0: ["foxes"]},
-                         ships={0: {"contracts": ["sugar"]}})
+    game, state = _state(
+        hands={0: ["laptops", "paprika", "segways"]}, imports={0: ["foxes"]}, ships={0: {"contracts": ["sugar"]}}
+    )
     _play(game, state, "laptops", "draw", "draw")
     assert state.phase == P_SUPPLY
     assert _decide(game, state) == _card(game, "segways")
 
 
 def test_pirates_a_container_that_fits_an_open_slot():
-    game, state = _state(hands={0: ["backpacks"]}, island=["segways", "paprika"],
-                         ships={0: {"contracts": ["sugar"]}, 3: {"at_sea": True, "cargo": ["cups", "laptops"]}})
+    game, state = _state(
+        hands={0: ["backpacks"]},
+        island=["segways", "paprika"],
+        ships={0: {"contracts": ["sugar"]}, 3: {"at_sea": True, "cargo": ["cups", "laptops"]}},
+    )
     _play(game, state, "backpacks", "draw", "draw")
     assert state.phase == P_PIRATE_TAKE
     assert _decide(game, state) == _card(game, "paprika")
@@ -190,9 +204,14 @@ def test_pirates_a_container_that_fits_an_open_slot():
 def test_picks_the_ship_with_the_best_cargo_from_any_seat():
     # The bot is seat 2: actions name ships absolutely, its observation relatively. Ship 3 (seat
     # 1's) carries luxury goods it values; ship 1 carries illegal goods (a majority penalty).
-    game, state = _state(leader=2, hands={2: ["ammunition", "segways"], 0: ["books"]},
-                         ships={1: {"at_sea": True, "cargo": ["cannabis", "fake_dvds"]},
-                                3: {"at_sea": True, "cargo": ["foxes", "jets"]}})
+    game, state = _state(
+        leader=2,
+        hands={2: ["ammunition", "segways"], 0: ["books"]},
+        ships={
+            1: {"at_sea": True, "cargo": ["cannabis", "fake_dvds"]},
+            3: {"at_sea": True, "cargo": ["foxes", "jets"]},
+        },
+    )
     _play(game, state, "ammunition", "books", "draw")
     assert state.phase == P_IMPORT_SHIP and state.current_player() == 2
     assert _decide(game, state) == A.SHIP + 3
@@ -201,12 +220,15 @@ def test_picks_the_ship_with_the_best_cargo_from_any_seat():
 def test_bids_modestly_and_within_its_credits():
     bids = {}
     for credits in (30, 4):
-        game, state = _state(hands={0: ["ammunition", "segways"], 1: ["books"]}, credits={0: credits},
-                             ships={3: {"at_sea": True, "cargo": ["foxes", "jets", "cologne"]}})
+        game, state = _state(
+            hands={0: ["ammunition", "segways"], 1: ["books"]},
+            credits={0: credits},
+            ships={3: {"at_sea": True, "cargo": ["foxes", "jets", "cologne"]}},
+        )
         _play(game, state, "ammunition", "books", "draw")
-        assert state.phase == P_BID and state.current_player() == 0     # the only ship: automatic
+        assert state.phase == P_BID and state.current_player() == 0  # the only ship: automatic
         bids[credits] = 2 * (_decide(game, state) - A.BID)
-    assert 0 < bids[30] <= 10                  # it wants the luxury goods, but not at any price
+    assert 0 < bids[30] <= 10  # it wants the luxury goods, but not at any price
     assert bids[4] <= 4 / 3 + 1
 
 

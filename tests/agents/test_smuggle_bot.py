@@ -91,8 +91,12 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
         game = _game(num_players, **config)
         for g in range(12):
             # Even games: all rule bots; odd games: rule bots on even seats, random elsewhere.
-            agents = [SmuggleRuleAgent(game, seed=g * 10 + i) if g % 2 == 0 or i % 2 == 0
-                      else RandomAgent(game, seed=g * 10 + i) for i in range(num_players)]
+            agents = [
+                SmuggleRuleAgent(game, seed=g * 10 + i)
+                if g % 2 == 0 or i % 2 == 0
+                else RandomAgent(game, seed=g * 10 + i)
+                for i in range(num_players)
+            ]
 
             def check(state, player, action, agents=agents):
                 if isinstance(agents[player], SmuggleRuleAgent):
@@ -101,7 +105,7 @@ def test_always_plays_a_legal_action_in_every_phase(num_players):
 
             state = play_game(game, agents, seed=1000 * num_players + g, on_step=check)
             assert state.is_terminal()
-    assert set(phases) == {0, 1, 2, 3}, phases      # declare, officer, next player, discard
+    assert set(phases) == {0, 1, 2, 3}, phases  # declare, officer, next player, discard
 
 
 # ----- determinism --------------------------------------------------------------------------------
@@ -155,10 +159,10 @@ def test_declaration_weighs_duty_against_the_search_risk():
 def _bag_face_up_then_claimed(game):
     """The Bag is searched into the open suitcase; the next holder then claims the Bag."""
     _, state = _seed_where(game, lambda cards: BAG in cards)
-    state.apply_action(A.CLAIM_BAG)       # a real Bag ...
-    state.apply_action(A.SEARCH)          # ... challenged: all four cards go face up
+    state.apply_action(A.CLAIM_BAG)  # a real Bag ...
+    state.apply_action(A.SEARCH)  # ... challenged: all four cards go face up
     assert state.phase == 0 and BAG not in state.hand_cards()
-    state.apply_action(A.CLAIM_BAG)       # a claim that the whole table knows is false
+    state.apply_action(A.CLAIM_BAG)  # a claim that the whole table knows is false
     return state
 
 
@@ -184,7 +188,7 @@ def test_officer_searches_nothing_and_lets_a_rich_declaration_pass():
     state = game.new_initial_state(0)
     nothing, rich = state.clone(), state.clone()
     nothing.apply_action(NOTHING)
-    rich.apply_action(A.declare([0, 0, 0, 0, 0, 0, 4, 0]))     # four necklaces: 1000 duty
+    rich.apply_action(A.declare([0, 0, 0, 0, 0, 0, 4, 0]))  # four necklaces: 1000 duty
     # "Nothing" from a fresh 4-card hand is rarely true and a liar's fines beat the 200 risk.
     assert _decide(game, nothing) == A.SEARCH
     # 1000 duty for sure beats the fines a random hand could hold.
@@ -194,19 +198,18 @@ def test_officer_searches_nothing_and_lets_a_rich_declaration_pass():
 def test_next_player_informs_when_it_knows_an_undeclared_item_is_in_the_hand():
     # 3 players: the hand P1 passes comes back to P1 after P2 (the Officer P0 is skipped).
     game = _game(3)
-    _, state = _seed_where(game, lambda cards: BAG not in cards and sum(_items(cards)) >= 1
-                           and LUGGAGE in cards)
+    _, state = _seed_where(game, lambda cards: BAG not in cards and sum(_items(cards)) >= 1 and LUGGAGE in cards)
     assert state.current_player() == 1
     item = next(c for c in state.hand_cards() if c < NUM_ITEMS)
-    state.apply_action(A.declare(_items(state.hand_cards())))   # P1 tells the truth
-    state.apply_action(A.LET_PASS)                              # Officer P0
-    state.apply_action(A.ACCEPT)                                # P2 takes the hand ...
-    state.apply_action(A.DISCARD + LUGGAGE)                     # ... keeps the item ...
-    state.apply_action(NOTHING)                                 # ... and declares nothing
+    state.apply_action(A.declare(_items(state.hand_cards())))  # P1 tells the truth
+    state.apply_action(A.LET_PASS)  # Officer P0
+    state.apply_action(A.ACCEPT)  # P2 takes the hand ...
+    state.apply_action(A.DISCARD + LUGGAGE)  # ... keeps the item ...
+    state.apply_action(NOTHING)  # ... and declares nothing
     state.apply_action(A.LET_PASS)
     assert state.current_player() == 1 and state.phase == 2
     known = game.observation_layout.get(state.observation(1), "known_in_hand")
-    assert known[item] > 0                                      # P1 remembers the item
+    assert known[item] > 0  # P1 remembers the item
     for seed in range(20):
         assert _decide(game, state, seed=seed, search_noise=0.5) == A.INFORM
 

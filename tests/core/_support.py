@@ -13,7 +13,7 @@ from smuggle_envs.registry import make_game
 PLAYER_COUNTS = (3, 4, 5, 6)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(num_players: int = 4, **config):
     """A cached Smuggle game (games are immutable, so sharing one between tests is safe)."""
     return make_game("smuggle_v0", num_players=num_players, **config)

@@ -70,7 +70,7 @@ def test_same_seed_and_actions_give_the_same_game_under_global_rng_noise(env_id,
     for step in range(MAX_STEPS):
         if a.is_terminal():
             break
-        random.seed(step)            # noise on the global RNGs between steps
+        random.seed(step)  # noise on the global RNGs between steps
         np.random.seed(step + 1)
         random.random(), np.random.rand(3)
         np.testing.assert_array_equal(a.observation(a.current_player()), b.observation(b.current_player()))
@@ -80,7 +80,7 @@ def test_same_seed_and_actions_give_the_same_game_under_global_rng_noise(env_id,
         b.apply_action(action)
     assert a.scores() == b.scores() and a.history == b.history
 
-    def opening(seed):   # everything every seat sees at the start
+    def opening(seed):  # everything every seat sees at the start
         state = game.new_initial_state(seed)
         return b"".join(state.observation(p).tobytes() for p in range(n))
 
@@ -154,8 +154,14 @@ def test_same_game_in_processes_with_different_hash_seeds(env_id):
     outputs = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        done = subprocess.run([sys.executable, "-c", _CHILD, env_id, config], env=env, capture_output=True,
-                              text=True, timeout=120, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, env_id, config],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
         outputs.append(json.loads(done.stdout))
     g = smuggle_envs.make_game(env_id, **json.loads(config))
     s = g.new_initial_state(2024)

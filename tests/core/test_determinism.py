@@ -38,7 +38,7 @@ def _noise(k: int) -> None:
 
 def _view(env):
     """What a learner sees at this step: last() for the agent to move, every agent's observation."""
-    obs, reward, terminated, truncated, info = env.last()
+    obs, reward, terminated, truncated, _info = env.last()
     return {
         "agent": env.agent_selection,
         "obs": obs["observation"].tolist(),
@@ -113,7 +113,7 @@ def test_different_seeds_give_different_episodes():
 
     results = [first_obs(seed) for seed in range(12)]
     assert len({deck for _, deck in results}) == 12
-    assert len({obs for obs, _ in results}) > 1      # opening hands differ too
+    assert len({obs for obs, _ in results}) > 1  # opening hands differ too
 
 
 def test_reset_without_seed_draws_a_fresh_one():
@@ -121,7 +121,7 @@ def test_reset_without_seed_draws_a_fresh_one():
     seeds = set()
     for _ in range(5):
         random.seed(0)
-        np.random.seed(0)                            # fresh seeds do not come from global RNGs
+        np.random.seed(0)  # fresh seeds do not come from global RNGs
         env.reset()
         seeds.add(env.game_state.seed)
     assert len(seeds) == 5

@@ -17,7 +17,8 @@ import smuggle_envs
 from smuggle_envs import smuggle_v0
 from smuggle_envs.core.env import GameEnv
 from smuggle_envs.core.errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
-from smuggle_envs.core.outcomes import REWARD_MODES, rewards as outcome_rewards
+from smuggle_envs.core.outcomes import REWARD_MODES
+from smuggle_envs.core.outcomes import rewards as outcome_rewards
 from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD
 
 from ._support import PLAYER_COUNTS, legal_from_mask, snapshot_env
@@ -68,12 +69,15 @@ def test_api_test_other_options(kwargs):
 
 
 # ----- constructors --------------------------------------------------------------------------
-@pytest.mark.parametrize("constructor, wrapped", [
-    (lambda **kw: smuggle_v0.env(**kw), True),
-    (lambda **kw: smuggle_v0.raw_env(**kw), False),
-    (lambda **kw: smuggle_envs.make("smuggle_v0", **kw), True),
-    (lambda **kw: smuggle_envs.raw_env("smuggle_v0", **kw), False),
-])
+@pytest.mark.parametrize(
+    "constructor, wrapped",
+    [
+        (lambda **kw: smuggle_v0.env(**kw), True),
+        (lambda **kw: smuggle_v0.raw_env(**kw), False),
+        (lambda **kw: smuggle_envs.make("smuggle_v0", **kw), True),
+        (lambda **kw: smuggle_envs.raw_env("smuggle_v0", **kw), False),
+    ],
+)
 def test_constructors(constructor, wrapped):
     env = constructor(num_players=5, reward_mode="rank", max_turns=50)
     assert isinstance(env, OrderEnforcingWrapper) == wrapped
@@ -98,12 +102,20 @@ def test_defaults():
     assert env.reward_mode == "win_loss" and env.max_turns is None and env.render_mode is None
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"render_mode": "x"}, "render_mode"), ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"reward_mode": "x"}, "reward_mode"), ({"reward_mode": None}, "reward_mode"),
-    ({"max_turns": 0}, "max_turns"), ({"max_turns": -5}, "max_turns"),
-    ({"max_turns": 1.5}, "max_turns"), ({"max_turns": True}, "max_turns"), ({"max_turns": "10"}, "max_turns"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"render_mode": "x"}, "render_mode"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"reward_mode": "x"}, "reward_mode"),
+        ({"reward_mode": None}, "reward_mode"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"max_turns": -5}, "max_turns"),
+        ({"max_turns": 1.5}, "max_turns"),
+        ({"max_turns": True}, "max_turns"),
+        ({"max_turns": "10"}, "max_turns"),
+    ],
+)
 @pytest.mark.parametrize("constructor", [smuggle_v0.env, smuggle_v0.raw_env])
 def test_bad_constructor_arguments(constructor, kwargs, name):
     with pytest.raises(ConfigError, match=name):
@@ -145,8 +157,7 @@ def test_observation_dicts_and_masks(num_players):
             assert obs["observation"].dtype == np.float32 and obs["observation"].shape == (layout.size,)
             assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (env.game.num_actions,)
             assert env.observation_space(agent).contains(obs)
-            np.testing.assert_array_equal(
-                obs["observation"], env.game_state.observation(env.agent_name_mapping[agent]))
+            np.testing.assert_array_equal(obs["observation"], env.game_state.observation(env.agent_name_mapping[agent]))
             if agent == current:
                 np.testing.assert_array_equal(obs["action_mask"], env.game_state.legal_action_mask())
                 assert obs["action_mask"].sum() > 0
@@ -301,13 +312,18 @@ def test_step_after_truncated_agents_are_removed():
 
 # ----- refused steps -------------------------------------------------------------------------
 bad_actions = st.one_of(
-    st.floats(), st.booleans(), st.text(max_size=2), st.integers(-10**6, -1), st.integers(510, 10**6),
-    st.integers(0, 509), st.integers(0, 509).map(np.float32), st.integers(0, 509).map(lambda a: np.array([a])),
+    st.floats(),
+    st.booleans(),
+    st.text(max_size=2),
+    st.integers(-(10**6), -1),
+    st.integers(510, 10**6),
+    st.integers(0, 509),
+    st.integers(0, 509).map(np.float32),
+    st.integers(0, 509).map(lambda a: np.array([a])),
 )
 
 
-@given(st.sampled_from(PLAYER_COUNTS), st.integers(0, 2**32), st.integers(0, 150), bad_actions,
-       st.booleans())
+@given(st.sampled_from(PLAYER_COUNTS), st.integers(0, 2**32), st.integers(0, 150), bad_actions, st.booleans())
 @SETTINGS
 def test_refused_step_leaves_env_unchanged(num_players, seed, steps, action, wrapped):
     env = smuggle_v0.env(num_players=num_players) if wrapped else smuggle_v0.raw_env(num_players=num_players)
@@ -326,15 +342,22 @@ def test_refused_step_leaves_env_unchanged(num_players, seed, steps, action, wra
         env.step(None)
         assert len(raw.agents) == num_players - 1
     else:
-        env.step(_act(raw, random.Random(0)))    # and the env still works
+        env.step(_act(raw, random.Random(0)))  # and the env still works
         assert raw.turns == before["turns"] + 1
 
 
-@pytest.mark.parametrize("action, error", [
-    (510, IllegalActionError), (-1, IllegalActionError), (1.0, MalformedActionError),
-    (True, MalformedActionError), ("0", MalformedActionError), (np.array(0), MalformedActionError),
-    (None, MalformedActionError),
-])
+@pytest.mark.parametrize(
+    "action, error",
+    [
+        (510, IllegalActionError),
+        (-1, IllegalActionError),
+        (1.0, MalformedActionError),
+        (True, MalformedActionError),
+        ("0", MalformedActionError),
+        (np.array(0), MalformedActionError),
+        (None, MalformedActionError),
+    ],
+)
 def test_refused_step_errors(action, error):
     env = smuggle_v0.env(num_players=4)
     env.reset(seed=0)
@@ -347,7 +370,7 @@ def test_refused_step_errors(action, error):
 def test_masked_out_step_names_the_legal_actions():
     env = smuggle_v0.raw_env(num_players=4)
     env.reset(seed=0)
-    env.step(0)                                      # declare nothing: the Officer decides
+    env.step(0)  # declare nothing: the Officer decides
     assert env.agent_selection == "player_0"
     before = snapshot_env(env)
     with pytest.raises(IllegalActionError, match=r"legal actions: 496 \(search\), 497 \(let pass\)"):
@@ -375,7 +398,7 @@ def test_step_after_game_over_raises(action):
     with pytest.raises(GameOverError):
         env.step(action)
     assert snapshot_env(env) == before
-    env.step(None)                                    # the proper way out still works
+    env.step(None)  # the proper way out still works
     assert len(env.agents) == 3
     before = snapshot_env(env)
     with pytest.raises(GameOverError):
@@ -383,7 +406,7 @@ def test_step_after_game_over_raises(action):
     assert snapshot_env(env) == before
     while env.agents:
         env.step(None)
-    with pytest.raises(GameOverError):              # and after every agent has left
+    with pytest.raises(GameOverError):  # and after every agent has left
         env.step(action)
     assert env.game_state.history == before["state"]["history"]
 
@@ -467,7 +490,7 @@ def test_render_ansi_in_every_phase():
         assert isinstance(text, str) and "Smuggle |" in text
         phases.add(env.game_state.phase)
         env.step(_act(env, rng))
-    assert len(phases) == 4                         # declare, officer, next player, discard
+    assert len(phases) == 4  # declare, officer, next player, discard
     assert "game over" in env.render()
 
 

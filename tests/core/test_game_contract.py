@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 import smuggle_envs
 from smuggle_envs import registry, smuggle_v0
 from smuggle_envs.core.errors import (
-    ConfigError, GameOverError, IllegalActionError, MalformedActionError, SmuggleEnvsError,
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    SmuggleEnvsError,
 )
 from smuggle_envs.core.game import TERMINAL, GameConfig
 from smuggle_envs.core.outcomes import REWARD_MODES, rewards
@@ -21,7 +25,13 @@ from smuggle_envs.games.smuggle import SmuggleConfig, SmuggleGame
 from smuggle_envs.registry import make_game
 
 from ._support import (
-    PLAYER_COUNTS, finished_state, game, illegal_in_range, play_random, random_state, snapshot_state,
+    PLAYER_COUNTS,
+    finished_state,
+    game,
+    illegal_in_range,
+    play_random,
+    random_state,
+    snapshot_state,
 )
 
 SETTINGS = settings(max_examples=20, deadline=None)
@@ -59,8 +69,7 @@ def test_unknown_option_names_the_valid_options(bad):
 
 
 def test_unknown_option_through_the_env_constructors():
-    for make in (smuggle_v0.env, smuggle_v0.raw_env,
-                 lambda **kw: smuggle_envs.make("smuggle_v0", **kw)):
+    for make in (smuggle_v0.env, smuggle_v0.raw_env, lambda **kw: smuggle_envs.make("smuggle_v0", **kw)):
         with pytest.raises(ConfigError, match="num_players"):
             make(players=4)
 
@@ -86,14 +95,30 @@ def test_num_players_in_range(num_players):
     assert g.new_initial_state(0).game is g
 
 
-@pytest.mark.parametrize("option, value", [
-    ("money_per_player", 0), ("money_per_player", -100), ("money_per_player", 1.5),
-    ("money_per_player", True), ("money_per_player", "3000"),
-    ("pot", 0), ("pot", -1), ("pot", 100.0), ("pot", False),
-    ("bankruptcy", "x"), ("bankruptcy", None), ("bankruptcy", 1),
-    ("informer_pays_real_bag", 1), ("informer_pays_real_bag", "yes"), ("informer_pays_real_bag", None),
-    ("first_officer", 4), ("first_officer", -1), ("first_officer", 1.0), ("first_officer", "0"),
-])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("money_per_player", 0),
+        ("money_per_player", -100),
+        ("money_per_player", 1.5),
+        ("money_per_player", True),
+        ("money_per_player", "3000"),
+        ("pot", 0),
+        ("pot", -1),
+        ("pot", 100.0),
+        ("pot", False),
+        ("bankruptcy", "x"),
+        ("bankruptcy", None),
+        ("bankruptcy", 1),
+        ("informer_pays_real_bag", 1),
+        ("informer_pays_real_bag", "yes"),
+        ("informer_pays_real_bag", None),
+        ("first_officer", 4),
+        ("first_officer", -1),
+        ("first_officer", 1.0),
+        ("first_officer", "0"),
+    ],
+)
 def test_bad_option_values(option, value):
     with pytest.raises(ConfigError, match=option):
         make_game("smuggle_v0", num_players=4, **{option: value})
@@ -145,10 +170,17 @@ def test_numpy_seed_is_the_int_seed():
 
 
 # ----- registry ------------------------------------------------------------------------------
-@pytest.mark.parametrize("constructor", [
-    registry.make_game, registry.make, registry.raw_env, registry.game_class,
-    smuggle_envs.make, smuggle_envs.make_game,
-])
+@pytest.mark.parametrize(
+    "constructor",
+    [
+        registry.make_game,
+        registry.make,
+        registry.raw_env,
+        registry.game_class,
+        smuggle_envs.make,
+        smuggle_envs.make_game,
+    ],
+)
 @pytest.mark.parametrize("env_id", ["smuggle_v1", "nope", "", "Smuggle_v0"])
 def test_unknown_env_id(constructor, env_id):
     with pytest.raises(ConfigError) as info:
@@ -167,14 +199,38 @@ def test_registry_lists_smuggle():
 
 # ----- check_action: malformed, illegal, game over; never a change ----------------------------
 MALFORMED = [
-    3.0, 0.0, float("nan"), True, False, "3", "", None, b"\x01", [3], (3,), {3: 3},
-    np.float32(3), np.float64(0), np.bool_(True), np.array(3), np.array([3]), np.array([], dtype=int),
-    np.zeros((2, 2), dtype=np.int64), 3 + 0j, object(),
+    3.0,
+    0.0,
+    float("nan"),
+    True,
+    False,
+    "3",
+    "",
+    None,
+    b"\x01",
+    [3],
+    (3,),
+    {3: 3},
+    np.float32(3),
+    np.float64(0),
+    np.bool_(True),
+    np.array(3),
+    np.array([3]),
+    np.array([], dtype=int),
+    np.zeros((2, 2), dtype=np.int64),
+    3 + 0j,
+    object(),
 ]
 malformed_actions = st.one_of(
-    st.floats(allow_nan=True), st.booleans(), st.none(), st.text(max_size=3), st.binary(max_size=2),
-    st.lists(st.integers(0, 509), max_size=2), st.integers(0, 509).map(np.float64),
-    st.integers(0, 509).map(lambda a: np.array([a])), st.integers(0, 509).map(np.array),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.binary(max_size=2),
+    st.lists(st.integers(0, 509), max_size=2),
+    st.integers(0, 509).map(np.float64),
+    st.integers(0, 509).map(lambda a: np.array([a])),
+    st.integers(0, 509).map(np.array),
 )
 
 
@@ -205,8 +261,9 @@ def test_malformed_actions_anywhere(args, action):
     _assert_rejected(state, action, MalformedActionError)
 
 
-@pytest.mark.parametrize("action", [510, 511, -1, -510, 10**20, -(10**20),
-                                    np.int64(-1), np.int64(510), np.uint64(2**64 - 1), np.int8(-128)])
+@pytest.mark.parametrize(
+    "action", [510, 511, -1, -510, 10**20, -(10**20), np.int64(-1), np.int64(510), np.uint64(2**64 - 1), np.int8(-128)]
+)
 def test_out_of_range_actions(action):
     state = random_state(4, seed=2, steps=7)
     error = _assert_rejected(state, action, IllegalActionError)
@@ -252,12 +309,13 @@ def test_masked_out_actions(args, pick):
 
 def test_masked_out_message_example():
     state = game(4).new_initial_state(0)
-    state.apply_action(0)          # declare nothing; the Officer decides next
+    state.apply_action(0)  # declare nothing; the Officer decides next
     assert state.legal_actions() == (496, 497)
     with pytest.raises(IllegalActionError) as info:
         state.apply_action(498)
-    assert str(info.value) == ("action 498 (accept) is not legal for player 0 now; "
-                               "legal actions: 496 (search), 497 (let pass)")
+    assert str(info.value) == (
+        "action 498 (accept) is not legal for player 0 now; legal actions: 496 (search), 497 (let pass)"
+    )
 
 
 @pytest.mark.parametrize("action", [0, 495, 496, 509, 510, -1, np.int64(0), np.int32(497)])
@@ -412,14 +470,14 @@ def test_resample_keeps_the_players_observation(args, rng_seed):
 
 
 def test_resample_redraws_hidden_cards():
-    state = random_state(4, seed=8, steps=3)     # mid-hand: someone cannot see the live hand
+    state = random_state(4, seed=8, steps=3)  # mid-hand: someone cannot see the live hand
     outsider = next(p for p in range(4) if p != state.current_player())
     worlds = {bytes(state.resample(outsider, random.Random(i)).buf) for i in range(20)}
     decks = {tuple(state.resample(outsider, random.Random(i)).deck) for i in range(20)}
     assert len(worlds) > 1 and len(decks) == 20
     a = state.resample(outsider, random.Random(3))
     b = state.resample(outsider, random.Random(3))
-    assert snapshot_state(a) == snapshot_state(b)     # same rng, same world
+    assert snapshot_state(a) == snapshot_state(b)  # same rng, same world
 
 
 def test_resample_keeps_every_seats_knowledge_consistent():

@@ -17,12 +17,14 @@ INF = float("inf")
 
 @pytest.fixture
 def layout():
-    return ObservationLayout([
-        Piece("alpha", 3, "three flags"),
-        Piece("beta", 1, "a money value", -INF, INF),
-        Piece("gamma", 2, "two counts", 0.0, 5.0),
-        Piece("delta", 4, "four negatives", -2.5, 0.0),
-    ])
+    return ObservationLayout(
+        [
+            Piece("alpha", 3, "three flags"),
+            Piece("beta", 1, "a money value", -INF, INF),
+            Piece("gamma", 2, "two counts", 0.0, 5.0),
+            Piece("delta", 4, "four negatives", -2.5, 0.0),
+        ]
+    )
 
 
 def test_offsets_and_sizes(layout):

@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 from smuggle_envs.core import outcomes
 from smuggle_envs.core.outcomes import (
-    REWARD_MODES, normalised_scores, rank_rewards, ranks, rewards, win_loss, winners,
+    REWARD_MODES,
+    normalised_scores,
+    rank_rewards,
+    ranks,
+    rewards,
+    win_loss,
+    winners,
 )
 
 from ._support import finished_state
@@ -21,35 +27,44 @@ def test_reward_modes():
     assert REWARD_MODES == ("win_loss", "rank", "score")
 
 
-@pytest.mark.parametrize("scores, expected_winners, expected", [
-    ([1, 5, 3], [1], [-1, 1, -1]),
-    ([5, 5, 3], [0, 1], [1, 1, -1]),
-    ([2, 2, 2, 2], [0, 1, 2, 3], [1, 1, 1, 1]),
-    ([-3, -1, -2], [1], [-1, 1, -1]),
-    ([7.5, 7.0, 7.5, -7.5], [0, 2], [1, -1, 1, -1]),
-])
+@pytest.mark.parametrize(
+    "scores, expected_winners, expected",
+    [
+        ([1, 5, 3], [1], [-1, 1, -1]),
+        ([5, 5, 3], [0, 1], [1, 1, -1]),
+        ([2, 2, 2, 2], [0, 1, 2, 3], [1, 1, 1, 1]),
+        ([-3, -1, -2], [1], [-1, 1, -1]),
+        ([7.5, 7.0, 7.5, -7.5], [0, 2], [1, -1, 1, -1]),
+    ],
+)
 def test_win_loss_with_ties(scores, expected_winners, expected):
     assert winners(scores) == expected_winners
     assert win_loss(scores) == expected
 
 
-@pytest.mark.parametrize("scores, expected", [
-    ([10, 30, 20], [3, 1, 2]),
-    ([10, 20, 20, 5], [3, 1.5, 1.5, 4]),
-    ([4, 4, 4], [2, 2, 2]),
-    ([1, 1, 3, 3, 2], [4.5, 4.5, 1.5, 1.5, 3]),
-    ([0, 9, 9, 9], [4, 2, 2, 2]),
-])
+@pytest.mark.parametrize(
+    "scores, expected",
+    [
+        ([10, 30, 20], [3, 1, 2]),
+        ([10, 20, 20, 5], [3, 1.5, 1.5, 4]),
+        ([4, 4, 4], [2, 2, 2]),
+        ([1, 1, 3, 3, 2], [4.5, 4.5, 1.5, 1.5, 3]),
+        ([0, 9, 9, 9], [4, 2, 2, 2]),
+    ],
+)
 def test_ranks_share_the_mean_place(scores, expected):
     assert ranks(scores) == expected
 
 
-@pytest.mark.parametrize("scores, expected", [
-    ([10, 30, 20], [-1, 1, 0]),
-    ([1, 2, 3, 4], [-1, -1 / 3, 1 / 3, 1]),
-    ([10, 20, 20, 5], [-1 / 3, 2 / 3, 2 / 3, -1]),
-    ([4, 4, 4], [0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    "scores, expected",
+    [
+        ([10, 30, 20], [-1, 1, 0]),
+        ([1, 2, 3, 4], [-1, -1 / 3, 1 / 3, 1]),
+        ([10, 20, 20, 5], [-1 / 3, 2 / 3, 2 / 3, -1]),
+        ([4, 4, 4], [0, 0, 0]),
+    ],
+)
 def test_rank_rewards_examples(scores, expected):
     assert rank_rewards(scores) == pytest.approx(expected)
 

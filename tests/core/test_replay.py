@@ -92,8 +92,14 @@ def test_numpy_actions_are_recorded_as_plain_ints():
 
 
 def test_non_default_config_round_trips():
-    g = make_game("smuggle_v0", num_players=5, money_per_player=500, bankruptcy="eliminate",
-                  informer_pays_real_bag=False, first_officer=3)
+    g = make_game(
+        "smuggle_v0",
+        num_players=5,
+        money_per_player=500,
+        bankruptcy="eliminate",
+        informer_pays_real_bag=False,
+        first_officer=3,
+    )
     state = play_random(g.new_initial_state(77), random.Random(77))
     replay = Replay.from_json(state.to_replay().to_json())
     assert replay.config == g.config.to_dict()

@@ -25,7 +25,7 @@ def _results(out: str) -> dict[str, list[str]]:
     lines = out.split("=== results")[1].splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("agent"))
     rows = {}
-    for line in lines[header + 2:]:
+    for line in lines[header + 2 :]:
         if not line.strip():
             break
         cells = re.split(r"\s{2,}", line.strip())
@@ -51,15 +51,17 @@ def test_console_script_list_runs_without_heavy_imports():
     assert result.returncode == 0, result.stderr
     assert "smuggle_v0" in result.stdout
     # `python -m training.cli` works too, and `list` imports neither torch, tqdm nor the agents.
-    probe = ("import sys; from training.cli import main; rc = main(['list']); "
-             "heavy = [m for m in ('torch', 'tqdm', 'agents') if m in sys.modules]; "
-             "print('HEAVY', heavy); sys.exit(rc)")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            timeout=60, cwd=REPO)
+    probe = (
+        "import sys; from training.cli import main; rc = main(['list']); "
+        "heavy = [m for m in ('torch', 'tqdm', 'agents') if m in sys.modules]; "
+        "print('HEAVY', heavy); sys.exit(rc)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=REPO)
     assert result.returncode == 0, result.stderr
     assert "HEAVY []" in result.stdout
-    result = subprocess.run([sys.executable, "-m", "training.cli", "match", "nope"],
-                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "training.cli", "match", "nope"], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "unknown env id" in result.stderr
 
@@ -74,17 +76,16 @@ def test_match_prints_log_and_table_and_is_deterministic(capsys):
     assert first.out == second.out
 
     out = first.out
-    decisions = [line for line in out.split("=== results")[0].splitlines()
-                 if re.match(r"^\s*\d+\s+P\d \(", line)]
-    assert 50 < len(decisions) < 1000                   # one line per decision of the sample game
+    decisions = [line for line in out.split("=== results")[0].splitlines() if re.match(r"^\s*\d+\s+P\d \(", line)]
+    assert 50 < len(decisions) < 1000  # one line per decision of the sample game
     assert "final scores:" in out and "winner" in out.split("=== results")[0]
 
     rows = _results(out)
     rule = next(label for label in rows if label.startswith("rule"))
     assert set(rows) == {rule, "random"}
-    assert int(rows[rule][1]) == 20 and int(rows["random"][1]) == 60   # seat-games
+    assert int(rows[rule][1]) == 20 and int(rows["random"][1]) == 60  # seat-games
     wins = sum(float(r[2]) for r in rows.values())
-    assert wins == pytest.approx(20)                    # shared wins are split, never lost
+    assert wins == pytest.approx(20)  # shared wins are split, never lost
     for r in rows.values():
         assert re.fullmatch(r"\d+\.\d%", r[3]) and re.fullmatch(r"\[\d+\.\d%, \d+\.\d%\]", r[4])
 
@@ -94,7 +95,7 @@ def test_match_seed_changes_results_and_quiet_prints_only_results(capsys):
     a = capsys.readouterr()
     assert main(["match", "--games", "12", "--agents", "random,random,random", "--quiet", "--seed", "1"]) == 0
     b = capsys.readouterr()
-    assert "sample game" not in a.out and "games:" not in a.err     # no log, no progress bar
+    assert "sample game" not in a.out and "games:" not in a.err  # no log, no progress bar
     rows = _results(a.out)
     assert list(rows) == ["random"] and rows["random"][1] == "36"
     assert "3 players" in a.out
@@ -117,8 +118,24 @@ def test_match_rotates_seats(capsys, monkeypatch):
 # ----- replay ------------------------------------------------------------------------------------
 def test_save_replay_and_replay_json_round_trip(tmp_path, capsys):
     path = tmp_path / "game.json"
-    assert main(["match", "--games", "0", "--seed", "11", "--agents", "random", "--players", "5",
-                 "--save-replay", str(path)]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "--games",
+                "0",
+                "--seed",
+                "11",
+                "--agents",
+                "random",
+                "--players",
+                "5",
+                "--save-replay",
+                str(path),
+            ]
+        )
+        == 0
+    )
     match_out = capsys.readouterr().out
     replay = Replay.from_json(path.read_text())
     assert replay.env_id == "smuggle_v0" and replay.seed == 11 and replay.config["num_players"] == 5
@@ -147,8 +164,9 @@ def test_replay_json_bad_files(tmp_path, capsys):
     assert main(["replay-json", str(bad)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
     illegal = tmp_path / "illegal.json"
-    illegal.write_text(json.dumps({"env_id": "smuggle_v0", "config": {"num_players": 4}, "seed": 1,
-                                   "actions": [0, 498]}))     # the Officer cannot 'accept'
+    illegal.write_text(
+        json.dumps({"env_id": "smuggle_v0", "config": {"num_players": 4}, "seed": 1, "actions": [0, 498]})
+    )  # the Officer cannot 'accept'
     assert main(["replay-json", str(illegal)]) == 2
     err = capsys.readouterr().err
     assert "action 2 cannot be applied" in err and "Traceback" not in err
@@ -171,8 +189,8 @@ class ScriptedPerson:
         self.calls += 1
         assert self.calls < 3000, "the game does not end"
         if self.calls == 1:
-            assert "Your move" in out and "legal actions" in out     # the declaration filter hint
-            assert "(you)" in out                                    # the table from our seat
+            assert "Your move" in out and "legal actions" in out  # the declaration filter hint
+            assert "(you)" in out  # the table from our seat
             return "abc"
         if self.calls == 2:
             assert "No legal action matches 'abc'" in out
@@ -201,7 +219,7 @@ def test_play_whole_game_with_scripted_input(capsys, monkeypatch):
     out = person.output()
     assert person.calls > 6
     assert f"P1 (you): {person.filtered_choice}" in out
-    assert re.search(r"^P[023] \(rule(->random)?\): \S", out, re.M)     # bots' moves are shown
+    assert re.search(r"^P[023] \(rule(->random)?\): \S", out, re.M)  # bots' moves are shown
     assert "final scores:" in out and re.search(r"^(winner|shared win): ", out, re.M)
     assert "Traceback" not in out
 
@@ -235,15 +253,18 @@ def test_play_exact_text_quit_and_eof(capsys, monkeypatch):
 
 
 # ----- errors and helpers ------------------------------------------------------------------------
-@pytest.mark.parametrize("argv, message", [
-    (["match", "nope_v9"], "unknown env id 'nope_v9'"),
-    (["play", "nope_v9"], "unknown env id 'nope_v9'"),
-    (["match", "--players", "9"], "out of range"),
-    (["play", "smuggle_v0", "--players", "2"], "out of range"),
-    (["play", "smuggle_v0", "--seat", "4"], "--seat 4"),
-    (["match", "--agents", "rule,random", "--players", "4"], "names 2 agents"),
-    (["match", "--agents", "alphazero,random,random"], "unknown agent 'alphazero'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["match", "nope_v9"], "unknown env id 'nope_v9'"),
+        (["play", "nope_v9"], "unknown env id 'nope_v9'"),
+        (["match", "--players", "9"], "out of range"),
+        (["play", "smuggle_v0", "--players", "2"], "out of range"),
+        (["play", "smuggle_v0", "--seat", "4"], "--seat 4"),
+        (["match", "--agents", "rule,random", "--players", "4"], "names 2 agents"),
+        (["match", "--agents", "alphazero,random,random"], "unknown agent 'alphazero'"),
+    ],
+)
 def test_bad_requests_exit_2_with_one_line(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err

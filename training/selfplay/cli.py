@@ -12,55 +12,75 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 # Options that a resumed run takes from its saved config; giving a different value is an error.
 _FIXED_ON_RESUME = ("num_players", "seed", "n_envs", "imitate")
 
 
 def register(subparsers) -> argparse.ArgumentParser:
-    from .trainer import TrainConfig          # numpy only: keeps 'smuggle list' instant
+    from .trainer import TrainConfig  # numpy only: keeps 'smuggle list' instant
 
     d = TrainConfig()
     p = subparsers.add_parser(
-        "train", help="train a self-play agent (MaskablePPO with a league) for one game",
+        "train",
+        help="train a self-play agent (MaskablePPO with a league) for one game",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an agent for ENV_ID by self-play: MaskablePPO plays one seat (a random\n"
-                    "seat each game) against opponents drawn from a league of its own frozen\n"
-                    "snapshots, the game's rule-based bot and the random agent, the opponents it\n"
-                    "beats least drawn most often (prioritised fictitious self-play). It starts\n"
-                    "from a clone of the rule-based bot where the game has one (--imitate).\n\n"
-                    "Writes to DIR: final.zip (agent spec ppo:DIR/final.zip), checkpoints,\n"
-                    "TensorBoard logs (tensorboard --logdir DIR/tb), eval.csv and\n"
-                    "learning_curve.png (win rate against each baseline over training),\n"
-                    "league/ and final_eval.json. Ends with a table of win rates against the\n"
-                    "random and rule-based agents with 95% confidence intervals.\n\n"
-                    "Interrupted (Ctrl-C, a crash)? Run the same command with --resume: it\n"
-                    "continues exactly from the latest checkpoint.",
+        "seat each game) against opponents drawn from a league of its own frozen\n"
+        "snapshots, the game's rule-based bot and the random agent, the opponents it\n"
+        "beats least drawn most often (prioritised fictitious self-play). It starts\n"
+        "from a clone of the rule-based bot where the game has one (--imitate).\n\n"
+        "Writes to DIR: final.zip (agent spec ppo:DIR/final.zip), checkpoints,\n"
+        "TensorBoard logs (tensorboard --logdir DIR/tb), eval.csv and\n"
+        "learning_curve.png (win rate against each baseline over training),\n"
+        "league/ and final_eval.json. Ends with a table of win rates against the\n"
+        "random and rule-based agents with 95% confidence intervals.\n\n"
+        "Interrupted (Ctrl-C, a crash)? Run the same command with --resume: it\n"
+        "continues exactly from the latest checkpoint.",
         epilog="examples:\n  smuggle train smuggle_v0\n"
-               "  smuggle train smuggle_v0 --players 4 --steps 200000 --out runs/quick\n"
-               "  smuggle train smuggle_v0 --out runs/quick --resume --steps 400000\n"
-               "  smuggle match --agents ppo:runs/quick/final.zip,rule,rule,rule --games 300")
+        "  smuggle train smuggle_v0 --players 4 --steps 200000 --out runs/quick\n"
+        "  smuggle train smuggle_v0 --out runs/quick --resume --steps 400000\n"
+        "  smuggle match --agents ppo:runs/quick/final.zip,rule,rule,rule --games 300",
+    )
     p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument("--players", type=int, metavar="N", dest="num_players",
-                   help="number of players (default: the game's default)")
-    p.add_argument("--steps", type=int, metavar="S",
-                   help=f"training steps, i.e. learner decisions, in all (default: {d.steps}; with "
-                        "--resume: the saved run's target, or a new, larger one)")
+    p.add_argument(
+        "--players", type=int, metavar="N", dest="num_players", help="number of players (default: the game's default)"
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        metavar="S",
+        help=f"training steps, i.e. learner decisions, in all (default: {d.steps}; with "
+        "--resume: the saved run's target, or a new, larger one)",
+    )
     p.add_argument("--out", metavar="DIR", help="run directory (default: runs/ENV_ID)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in DIR from its latest checkpoint")
+    p.add_argument("--resume", action="store_true", help="continue the run in DIR from its latest checkpoint")
     p.add_argument("--seed", type=int, metavar="K", help="seed of the whole run (default: 0)")
-    p.add_argument("--eval-games", type=int, metavar="G", dest="final_eval_games",
-                   help=f"games per baseline in the final evaluation (default: {d.final_eval_games})")
-    p.add_argument("--n-envs", type=int, metavar="E", dest="n_envs",
-                   help=f"games played in parallel by the vector env (default: {d.n_envs})")
-    p.add_argument("--vec", choices=("dummy", "subprocess"),
-                   help="vector env: in-process (default) or one subprocess per game")
-    p.add_argument("--imitate", metavar="SPEC",
-                   help=f"warm start: clone this agent before self-play (default: {d.imitate}, where "
-                        "the game has a rule-based bot); 'none' for pure self-play from scratch")
+    p.add_argument(
+        "--eval-games",
+        type=int,
+        metavar="G",
+        dest="final_eval_games",
+        help=f"games per baseline in the final evaluation (default: {d.final_eval_games})",
+    )
+    p.add_argument(
+        "--n-envs",
+        type=int,
+        metavar="E",
+        dest="n_envs",
+        help=f"games played in parallel by the vector env (default: {d.n_envs})",
+    )
+    p.add_argument(
+        "--vec", choices=("dummy", "subprocess"), help="vector env: in-process (default) or one subprocess per game"
+    )
+    p.add_argument(
+        "--imitate",
+        metavar="SPEC",
+        help=f"warm start: clone this agent before self-play (default: {d.imitate}, where "
+        "the game has a rule-based bot); 'none' for pure self-play from scratch",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
     return p
@@ -82,27 +102,29 @@ def cmd_train(args) -> int:
 
     from .trainer import TrainConfig, Trainer, load_config
 
-    registry.game_class(args.env_id)              # an unknown env id fails here, on one line
+    registry.game_class(args.env_id)  # an unknown env id fails here, on one line
     out = Path(args.out) if args.out else Path("runs") / args.env_id
     overrides = _overrides(args)
     if args.resume:
         if not (out / "config.json").exists():
-            raise UsageError(f"--resume: {out} holds no training run (no config.json); "
-                             "drop --resume to start one")
+            raise UsageError(f"--resume: {out} holds no training run (no config.json); drop --resume to start one")
         config = load_config(out)
         if config.env_id != args.env_id:
             raise UsageError(f"--resume: {out} holds a {config.env_id} run, not {args.env_id}")
         for name in _FIXED_ON_RESUME:
             if name in overrides and overrides[name] != getattr(config, name):
-                raise UsageError(f"--resume: the run in {out} has {name}={getattr(config, name)}; "
-                                 f"it cannot change to {overrides[name]} (start a new run instead)")
-        vec = overrides.pop("vec", None)          # results do not depend on the vector env type
+                raise UsageError(
+                    f"--resume: the run in {out} has {name}={getattr(config, name)}; "
+                    f"it cannot change to {overrides[name]} (start a new run instead)"
+                )
+        vec = overrides.pop("vec", None)  # results do not depend on the vector env type
         for name, value in overrides.items():
             setattr(config, name, value)
     else:
         if (out / "config.json").exists():
-            raise UsageError(f"{out} already holds a training run; add --resume to continue it, "
-                             "or choose another --out")
+            raise UsageError(
+                f"{out} already holds a training run; add --resume to continue it, or choose another --out"
+            )
         vec = None
         config = TrainConfig(env_id=args.env_id, **overrides)
     config.validate()

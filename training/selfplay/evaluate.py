@@ -10,7 +10,7 @@ and by ``benchmarks/train_smuggle.py``.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from agents.arena import play_game
 from training.match import format_table, wilson_interval, win_shares
@@ -18,12 +18,12 @@ from training.match import format_table, wilson_interval, win_shares
 
 @dataclasses.dataclass
 class EvalResult:
-    opponent: str            # the baseline spec (label, e.g. "rule" or "rule->random")
+    opponent: str  # the baseline spec (label, e.g. "rule" or "rule->random")
     games: int
-    wins: float              # win shares of the evaluated agent
+    wins: float  # win shares of the evaluated agent
     score_sum: float
     num_players: int
-    unfinished: int = 0      # games stopped by max_decisions (counted as not won)
+    unfinished: int = 0  # games stopped by max_decisions (counted as not won)
 
     @property
     def win_rate(self) -> float:
@@ -39,10 +39,17 @@ class EvalResult:
 
     def to_dict(self) -> dict:
         lo, hi = self.ci
-        return {"opponent": self.opponent, "games": self.games, "wins": self.wins,
-                "win_rate": self.win_rate, "ci_low": lo, "ci_high": hi,
-                "chance": 1.0 / self.num_players, "mean_score": self.mean_score,
-                "unfinished": self.unfinished}
+        return {
+            "opponent": self.opponent,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci_low": lo,
+            "ci_high": hi,
+            "chance": 1.0 / self.num_players,
+            "mean_score": self.mean_score,
+            "unfinished": self.unfinished,
+        }
 
 
 def baseline_agents(spec: str, game, seed: int, warn: Callable[[str], None] | None = None):
@@ -57,9 +64,16 @@ def baseline_agents(spec: str, game, seed: int, warn: Callable[[str], None] | No
     return agents, label
 
 
-def evaluate(game, agent, opponent: str, games: int, seed: int = 0,
-             max_decisions: int | None = None, warn: Callable[[str], None] | None = None,
-             progress: Callable[[int], None] | None = None) -> EvalResult:
+def evaluate(
+    game,
+    agent,
+    opponent: str,
+    games: int,
+    seed: int = 0,
+    max_decisions: int | None = None,
+    warn: Callable[[str], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> EvalResult:
     """Play ``games`` games of ``agent`` against ``n - 1`` copies of the ``opponent`` spec."""
     n = game.num_players
     others, label = baseline_agents(opponent, game, seed, warn)
@@ -88,7 +102,15 @@ def results_table(results: Sequence[EvalResult], name: str = "trained") -> str:
     for r in results:
         lo, hi = r.ci
         wins = f"{r.wins:.2f}".rstrip("0").rstrip(".")
-        rows.append([f"{name} vs {r.num_players - 1} x {r.opponent}", r.games, wins,
-                     f"{100 * r.win_rate:.1f}%", f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
-                     f"{100 / r.num_players:.1f}%", f"{r.mean_score:.1f}"])
+        rows.append(
+            [
+                f"{name} vs {r.num_players - 1} x {r.opponent}",
+                r.games,
+                wins,
+                f"{100 * r.win_rate:.1f}%",
+                f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                f"{100 / r.num_players:.1f}%",
+                f"{r.mean_score:.1f}",
+            ]
+        )
     return format_table(["table", "games", "wins", "win rate", "95% CI", "chance", "mean score"], rows)

@@ -25,17 +25,25 @@ import numpy as np
 
 @dataclasses.dataclass
 class Demonstrations:
-    observations: np.ndarray      # (N, obs) float32
-    masks: np.ndarray             # (N, actions) bool
-    actions: np.ndarray           # (N,) int64
-    returns: np.ndarray           # (N,) float32: discounted return of the deciding seat
+    observations: np.ndarray  # (N, obs) float32
+    masks: np.ndarray  # (N, actions) bool
+    actions: np.ndarray  # (N,) int64
+    returns: np.ndarray  # (N,) float32: discounted return of the deciding seat
 
     def __len__(self) -> int:
         return len(self.actions)
 
 
-def collect(game, teacher_spec: str, samples: int, seed: int, reward_mode: str = "win_loss",
-            dense_score: float = 0.0, gamma: float = 0.99, max_decisions: int | None = None) -> Demonstrations:
+def collect(
+    game,
+    teacher_spec: str,
+    samples: int,
+    seed: int,
+    reward_mode: str = "win_loss",
+    dense_score: float = 0.0,
+    gamma: float = 0.99,
+    max_decisions: int | None = None,
+) -> Demonstrations:
     """At least ``samples`` decisions of games with ``teacher_spec`` in every seat."""
     from agents import make_agent
 
@@ -48,7 +56,7 @@ def collect(game, teacher_spec: str, samples: int, seed: int, reward_mode: str =
         for agent in teachers:
             agent.reset(int(rng.integers(2**63)))
         start = state.returns("score")
-        rows: list[list[int]] = [[] for _ in range(n)]       # each seat's decisions (row indices)
+        rows: list[list[int]] = [[] for _ in range(n)]  # each seat's decisions (row indices)
         potentials: list[list[float]] = [[] for _ in range(n)]
         decisions = 0
         while not state.is_terminal() and (max_decisions is None or decisions < max_decisions):
@@ -78,12 +86,23 @@ def collect(game, teacher_spec: str, samples: int, seed: int, reward_mode: str =
                 g = rewards[j] + gamma * g
                 returns.append((rows[p][j], g))
     order = sorted(returns)
-    return Demonstrations(np.asarray(obs, np.float32), np.asarray(masks, bool),
-                          np.asarray(actions, np.int64), np.asarray([g for _, g in order], np.float32))
+    return Demonstrations(
+        np.asarray(obs, np.float32),
+        np.asarray(masks, bool),
+        np.asarray(actions, np.int64),
+        np.asarray([g for _, g in order], np.float32),
+    )
 
 
-def clone(model, data: Demonstrations, epochs: int, batch_size: int = 512, seed: int = 0,
-          learning_rate: float = 1e-3, vf_coef: float = 0.5) -> dict:
+def clone(
+    model,
+    data: Demonstrations,
+    epochs: int,
+    batch_size: int = 512,
+    seed: int = 0,
+    learning_rate: float = 1e-3,
+    vf_coef: float = 0.5,
+) -> dict:
     """Fit ``model``'s policy to the teacher's actions and its value head to the returns.
     Returns the final epoch's mean losses, and how often the policy gives the teacher's action
     more than half of its probability."""
@@ -102,7 +121,7 @@ def clone(model, data: Demonstrations, epochs: int, batch_size: int = 512, seed:
         order = torch.as_tensor(rng.permutation(len(data)))
         nll_sum = vf_sum = confident = 0.0
         for start in range(0, len(data), batch_size):
-            idx = order[start:start + batch_size]
+            idx = order[start : start + batch_size]
             values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
             nll = -log_prob.mean()
             vf = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
@@ -114,7 +133,10 @@ def clone(model, data: Demonstrations, epochs: int, batch_size: int = 512, seed:
             nll_sum += float(nll.detach()) * len(idx)
             vf_sum += float(vf.detach()) * len(idx)
             confident += float((log_prob.detach() > np.log(0.5)).sum())
-        stats = {"nll": nll_sum / len(data), "value_mse": vf_sum / len(data),
-                 "teacher_over_half": confident / len(data)}
+        stats = {
+            "nll": nll_sum / len(data),
+            "value_mse": vf_sum / len(data),
+            "teacher_over_half": confident / len(data),
+        }
     policy.set_training_mode(False)
     return stats

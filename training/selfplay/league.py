@@ -23,8 +23,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 WEIGHTINGS = ("hard", "variance", "uniform")
 KINDS = ("snapshot", "rule", "random")
@@ -38,17 +38,25 @@ class Entry:
     id: str
     kind: str
     spec: str
-    added_at: int = 0           # learner timesteps when the entry joined
-    games: float = 0.0          # decayed count of results against this entry
-    wins: float = 0.0           # decayed pairwise wins of the learner against it
-    total_games: int = 0        # lifetime counts, for reports
+    added_at: int = 0  # learner timesteps when the entry joined
+    games: float = 0.0  # decayed count of results against this entry
+    wins: float = 0.0  # decayed pairwise wins of the learner against it
+    total_games: int = 0  # lifetime counts, for reports
     total_wins: float = 0.0
 
 
 class League:
-    def __init__(self, directory: str | os.PathLike, entries: Iterable[Entry] = (), *,
-                 max_snapshots: int = 6, weighting: str = "hard", decay: float = 0.995,
-                 prior_games: float = 4.0, floor: float = 0.02):
+    def __init__(
+        self,
+        directory: str | os.PathLike,
+        entries: Iterable[Entry] = (),
+        *,
+        max_snapshots: int = 6,
+        weighting: str = "hard",
+        decay: float = 0.995,
+        prior_games: float = 4.0,
+        floor: float = 0.02,
+    ):
         if weighting not in WEIGHTINGS:
             raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
         if not 0.0 < decay <= 1.0:
@@ -81,10 +89,11 @@ class League:
         path = self.snapshot_path(step)
         path.parent.mkdir(parents=True, exist_ok=True)
         model.save(path)
-        entry = self.add(Entry(f"snapshot@{step}", "snapshot", path.relative_to(self.directory).as_posix(),
-                               added_at=step))
+        entry = self.add(
+            Entry(f"snapshot@{step}", "snapshot", path.relative_to(self.directory).as_posix(), added_at=step)
+        )
         snaps = [e for e in self.entries if e.kind == "snapshot"]
-        for old in snaps[:max(0, len(snaps) - self.max_snapshots)]:
+        for old in snaps[: max(0, len(snaps) - self.max_snapshots)]:
             self.entries.remove(old)
         return entry
 
@@ -143,20 +152,34 @@ class League:
 
     def summary(self) -> list[dict]:
         probs = self.probabilities()
-        return [{"id": e.id, "kind": e.kind, "games": e.total_games,
-                 "win_rate": self.win_rate(e), "probability": q} for e, q in zip(self.entries, probs)]
+        return [
+            {"id": e.id, "kind": e.kind, "games": e.total_games, "win_rate": self.win_rate(e), "probability": q}
+            for e, q in zip(self.entries, probs)
+        ]
 
     # ----- persistence -----------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"version": 1, "max_snapshots": self.max_snapshots, "weighting": self.weighting,
-                "decay": self.decay, "prior_games": self.prior_games, "floor": self.floor,
-                "entries": [dataclasses.asdict(e) for e in self.entries]}
+        return {
+            "version": 1,
+            "max_snapshots": self.max_snapshots,
+            "weighting": self.weighting,
+            "decay": self.decay,
+            "prior_games": self.prior_games,
+            "floor": self.floor,
+            "entries": [dataclasses.asdict(e) for e in self.entries],
+        }
 
     @classmethod
-    def from_dict(cls, directory: str | os.PathLike, data: dict) -> "League":
-        return cls(directory, [Entry(**e) for e in data["entries"]],
-                   max_snapshots=data["max_snapshots"], weighting=data["weighting"],
-                   decay=data["decay"], prior_games=data["prior_games"], floor=data["floor"])
+    def from_dict(cls, directory: str | os.PathLike, data: dict) -> League:
+        return cls(
+            directory,
+            [Entry(**e) for e in data["entries"]],
+            max_snapshots=data["max_snapshots"],
+            weighting=data["weighting"],
+            decay=data["decay"],
+            prior_games=data["prior_games"],
+            floor=data["floor"],
+        )
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
         """Write the league as JSON (atomically); default ``<directory>/league.json``."""
@@ -168,7 +191,7 @@ class League:
         return path
 
     @classmethod
-    def load(cls, directory: str | os.PathLike, path: str | os.PathLike | None = None) -> "League":
+    def load(cls, directory: str | os.PathLike, path: str | os.PathLike | None = None) -> League:
         directory = Path(directory)
         path = Path(path) if path is not None else directory / "league.json"
         return cls.from_dict(directory, json.loads(path.read_text(encoding="utf-8")))

@@ -35,7 +35,8 @@ final scores, which the league's callback uses to update its results.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -48,7 +49,7 @@ from smuggle_envs.core.outcomes import REWARD_MODES
 AgentFactory = Callable[[str, Game, "int | None"], Any]
 DEFAULT_POOL = (("random", "random"),)
 _SEED_BOUND = 2**63
-_MAX_REDEALS = 100       # deals in a row that may end before the learner acts
+_MAX_REDEALS = 100  # deals in a row that may end before the learner acts
 
 
 def default_agent_factory(spec: str, game: Game, seed: int | None = None):
@@ -70,12 +71,19 @@ class SelfPlayEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, game: Game | str, game_config: dict | None = None, *,
-                 pool: Sequence[tuple[str, str]] = DEFAULT_POOL,
-                 weights: Sequence[float] | None = None,
-                 reward_mode: str = "win_loss", dense_score: float = 0.0,
-                 max_decisions: int | None = None,
-                 agent_factory: AgentFactory | None = None, learner_seat: int | None = None):
+    def __init__(
+        self,
+        game: Game | str,
+        game_config: dict | None = None,
+        *,
+        pool: Sequence[tuple[str, str]] = DEFAULT_POOL,
+        weights: Sequence[float] | None = None,
+        reward_mode: str = "win_loss",
+        dense_score: float = 0.0,
+        max_decisions: int | None = None,
+        agent_factory: AgentFactory | None = None,
+        learner_seat: int | None = None,
+    ):
         if isinstance(game, str):
             from smuggle_envs import make_game
 
@@ -144,14 +152,16 @@ class SelfPlayEnv(gym.Env):
             self._play_opponents()
             if not self.state.is_terminal():
                 return self._observation(), {}
-        raise RuntimeError(f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
-                           f"{self.game.env_id} in a row ended before seat {self.seat} was to act")
+        raise RuntimeError(
+            f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
+            f"{self.game.env_id} in a row ended before seat {self.seat} was to act"
+        )
 
     def step(self, action):
         state = self.state
         if state is None or state.is_terminal():
             raise GameOverError("the episode is over; call reset()")
-        state.apply_action(int(action))           # raises (and changes nothing) if illegal
+        state.apply_action(int(action))  # raises (and changes nothing) if illegal
         self.decisions += 1
         self._play_opponents()
         reward = self._shaping() if self.dense_score else 0.0
@@ -201,8 +211,11 @@ class SelfPlayEnv(gym.Env):
         return self.state.observation(self.seat)
 
     def _result(self) -> dict:
-        return {"seat": self.seat, "opponents": list(self.opponent_ids),
-                "scores": [float(s) for s in self.state.scores()]}
+        return {
+            "seat": self.seat,
+            "opponents": list(self.opponent_ids),
+            "scores": [float(s) for s in self.state.scores()],
+        }
 
     # ----- exact save / restore (for resuming training) ------------------------------------------
     def get_snapshot(self) -> dict:
@@ -210,19 +223,29 @@ class SelfPlayEnv(gym.Env):
         episode = None
         if self.state is not None:
             replay = self.state.to_replay()
-            episode = {"game_seed": replay.seed, "actions": list(replay.actions), "seat": self.seat,
-                       "ids": list(self.opponent_ids), "specs": list(self.specs),
-                       "agent_seeds": list(self.agent_seeds), "decisions": self.decisions,
-                       "potential": self._potential}
-        return {"rng": self.np_random.bit_generator.state, "pool": list(self.pool),
-                "probs": self.probs.tolist(), "episode": episode}
+            episode = {
+                "game_seed": replay.seed,
+                "actions": list(replay.actions),
+                "seat": self.seat,
+                "ids": list(self.opponent_ids),
+                "specs": list(self.specs),
+                "agent_seeds": list(self.agent_seeds),
+                "decisions": self.decisions,
+                "potential": self._potential,
+            }
+        return {
+            "rng": self.np_random.bit_generator.state,
+            "pool": list(self.pool),
+            "probs": self.probs.tolist(),
+            "episode": episode,
+        }
 
     def set_snapshot(self, snap: dict) -> None:
         """Restore ``get_snapshot()``'s result: replays the game and checks that every opponent
         decision comes out the same (opponents are rebuilt from their specs and seeds)."""
         self.np_random.bit_generator.state = snap["rng"]
         self.set_pool(snap["pool"], snap["probs"])
-        self.probs = np.asarray(snap["probs"], dtype=np.float64)     # bit for bit, not renormalised
+        self.probs = np.asarray(snap["probs"], dtype=np.float64)  # bit for bit, not renormalised
         ep = snap["episode"]
         if ep is None:
             self.state = None
@@ -236,7 +259,8 @@ class SelfPlayEnv(gym.Env):
                 if chosen != action:
                     raise RuntimeError(
                         f"cannot restore the episode: opponent {self.specs[player]!r} at seat "
-                        f"{player} now plays {chosen} where it played {action}")
+                        f"{player} now plays {chosen} where it played {action}"
+                    )
             state.apply_action(action)
         self.decisions = ep["decisions"]
         self._potential = ep["potential"]

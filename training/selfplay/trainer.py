@@ -39,9 +39,9 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -62,23 +62,23 @@ class TrainConfig:
     """
 
     env_id: str = "smuggle_v0"
-    num_players: int | None = None          # None: the game's default
+    num_players: int | None = None  # None: the game's default
     game_options: dict = dataclasses.field(default_factory=dict)
-    steps: int = 500_000                    # learner decisions (SB3 timesteps)
+    steps: int = 500_000  # learner decisions (SB3 timesteps)
     seed: int = 0
-    n_envs: int = 8                         # games stepped together: one batched forward pass
-    vec: str = "dummy"                      # "dummy" (in-process) or "subprocess"
-    reward_mode: str = "win_loss"           # the final reward, as in the AEC env
+    n_envs: int = 8  # games stepped together: one batched forward pass
+    vec: str = "dummy"  # "dummy" (in-process) or "subprocess"
+    reward_mode: str = "win_loss"  # the final reward, as in the AEC env
     # Money felt when it changes (see SelfPlayEnv): a terminal-only reward left the learner
     # 0% against the rule bots after 200k steps; with it the same run was at -3000 -> +1000.
     dense_score: float = 3.0
-    max_decisions: int | None = 5000        # truncates a runaway game (all seats' decisions)
+    max_decisions: int | None = 5000  # truncates a runaway game (all seats' decisions)
     # MaskablePPO. 10 epochs per rollout; entropy bonus off: with 495 declarations it only
     # kept the policy spread over lies. (From scratch, a 1e-3 learning rate learned faster;
     # after the warm start it was noisier than 3e-4.)
     net_arch: tuple[int, ...] = (128, 128)
     learning_rate: float = 3e-4
-    n_steps: int = 256                      # per env and rollout: 2048 steps per update
+    n_steps: int = 256  # per env and rollout: 2048 steps per update
     batch_size: int = 512
     n_epochs: int = 10
     gamma: float = 0.99
@@ -89,18 +89,18 @@ class TrainConfig:
     # Warm start: behaviour cloning of a teacher agent before self-play ("" or None: none;
     # "rule" is skipped for games without a rule bot). See ``imitation``.
     imitate: str | None = "rule"
-    imitation_samples: int = 200_000        # teacher decisions recorded
+    imitation_samples: int = 200_000  # teacher decisions recorded
     imitation_epochs: int = 6
     # league
     snapshot_every: int = 50_000
-    max_snapshots: int = 3                  # with the rule bot, about half the seats are its
+    max_snapshots: int = 3  # with the rule bot, about half the seats are its
     weighting: str = "hard"
     baselines_in_league: tuple[str, ...] = ("rule", "random")
     # bookkeeping
     checkpoint_every: int = 50_000
     eval_every: int = 50_000
-    eval_games: int = 100                   # per baseline, periodic (at most final_eval_games)
-    final_eval_games: int = 500             # per baseline, the final evaluation
+    eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
+    final_eval_games: int = 500  # per baseline, the final evaluation
     eval_seed: int = 1_000_000
     deterministic_eval: bool = False
     torch_threads: int = 1
@@ -115,13 +115,28 @@ class TrainConfig:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ConfigError(f"{name} must be a positive int, got {v!r}")
 
-        for name in ("steps", "n_envs", "n_steps", "batch_size", "n_epochs", "snapshot_every",
-                     "checkpoint_every", "eval_every", "torch_threads"):
+        for name in (
+            "steps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "snapshot_every",
+            "checkpoint_every",
+            "eval_every",
+            "torch_threads",
+        ):
             positive(name)
         positive("max_decisions", allow_none=True)
         positive("num_players", allow_none=True)
-        for name in ("eval_games", "final_eval_games", "seed", "max_snapshots", "imitation_samples",
-                     "imitation_epochs"):
+        for name in (
+            "eval_games",
+            "final_eval_games",
+            "seed",
+            "max_snapshots",
+            "imitation_samples",
+            "imitation_epochs",
+        ):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ConfigError(f"{name} must be 0 or more, got {v!r}")
@@ -137,8 +152,10 @@ class TrainConfig:
             from agents import AGENT_KINDS
 
             if self.imitate.split(":")[0] not in AGENT_KINDS:
-                raise ConfigError(f"imitate: unknown agent {self.imitate!r}; known kinds are "
-                                  f"{', '.join(sorted(AGENT_KINDS))} (or none)")
+                raise ConfigError(
+                    f"imitate: unknown agent {self.imitate!r}; known kinds are "
+                    f"{', '.join(sorted(AGENT_KINDS))} (or none)"
+                )
         bad = [b for b in self.baselines_in_league if b not in BASELINES]
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
@@ -156,7 +173,7 @@ class TrainConfig:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TrainConfig":
+    def from_dict(cls, data: dict) -> TrainConfig:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -176,13 +193,13 @@ def rule_bot_available(game) -> bool:
     return build_agent("rule", game, seed=0)[1] == "rule"
 
 
-def _make_env(env_id: str, game_config: dict, reward_mode: str, dense_score: float,
-              max_decisions: int | None):
+def _make_env(env_id: str, game_config: dict, reward_mode: str, dense_score: float, max_decisions: int | None):
     # A module-level function (not a lambda) so subprocess workers can unpickle it.
     from .single_agent import SelfPlayEnv
 
-    return SelfPlayEnv(env_id, game_config, reward_mode=reward_mode, dense_score=dense_score,
-                       max_decisions=max_decisions)
+    return SelfPlayEnv(
+        env_id, game_config, reward_mode=reward_mode, dense_score=dense_score, max_decisions=max_decisions
+    )
 
 
 def make_vec_env(config: TrainConfig, vec: str | None = None):
@@ -190,8 +207,9 @@ def make_vec_env(config: TrainConfig, vec: str | None = None):
     ``VecMonitor`` for episode statistics."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    fn = partial(_make_env, config.env_id, config.game_config(), config.reward_mode,
-                 config.dense_score, config.max_decisions)
+    fn = partial(
+        _make_env, config.env_id, config.game_config(), config.reward_mode, config.dense_score, config.max_decisions
+    )
     fns = [fn] * config.n_envs
     kind = vec or config.vec
     venv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
@@ -202,15 +220,20 @@ def make_vec_env(config: TrainConfig, vec: str | None = None):
 class Trainer:
     """One training run in ``out_dir``; see the module docstring."""
 
-    def __init__(self, config: TrainConfig, out_dir: str | os.PathLike,
-                 log: Callable[[str], None] | None = None, vec: str | None = None):
+    def __init__(
+        self,
+        config: TrainConfig,
+        out_dir: str | os.PathLike,
+        log: Callable[[str], None] | None = None,
+        vec: str | None = None,
+    ):
         config.validate()
         from smuggle_envs import make_game
 
         self.config = config
         self.out = Path(out_dir)
         self.log = log or (lambda text: print(text, flush=True))
-        self.vec = vec or config.vec                 # may differ on resume: results do not depend on it
+        self.vec = vec or config.vec  # may differ on resume: results do not depend on it
         self.game = make_game(config.env_id, **config.game_config())
         self.has_rule = rule_bot_available(self.game)
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
@@ -263,9 +286,17 @@ class Trainer:
     # ----- setup -----------------------------------------------------------------------------------
     def _ppo_kwargs(self) -> dict:
         c = self.config
-        return dict(n_steps=c.n_steps, batch_size=c.batch_size, n_epochs=c.n_epochs, gamma=c.gamma,
-                    gae_lambda=c.gae_lambda, ent_coef=c.ent_coef, clip_range=c.clip_range,
-                    vf_coef=c.vf_coef, learning_rate=c.learning_rate)
+        return {
+            "n_steps": c.n_steps,
+            "batch_size": c.batch_size,
+            "n_epochs": c.n_epochs,
+            "gamma": c.gamma,
+            "gae_lambda": c.gae_lambda,
+            "ent_coef": c.ent_coef,
+            "clip_range": c.clip_range,
+            "vf_coef": c.vf_coef,
+            "learning_rate": c.learning_rate,
+        }
 
     def _tb_dir(self) -> str | None:
         return str(self.out / "tb") if self.config.tensorboard else None
@@ -281,17 +312,27 @@ class Trainer:
             (self.out / stale).unlink(missing_ok=True)
         fixed = [b for b in c.baselines_in_league if b != "rule" or self.has_rule]
         if not fixed:
-            fixed = ["random"]           # the pool must not be empty before the first snapshot
-        self.league = League(self.out / "league", initial_entries(fixed),
-                             max_snapshots=c.max_snapshots, weighting=c.weighting)
-        self.model = MaskablePPO("MlpPolicy", self.venv, seed=c.seed, device="cpu", verbose=0,
-                                 policy_kwargs={"net_arch": list(c.net_arch)},
-                                 tensorboard_log=self._tb_dir(), **self._ppo_kwargs())
+            fixed = ["random"]  # the pool must not be empty before the first snapshot
+        self.league = League(
+            self.out / "league", initial_entries(fixed), max_snapshots=c.max_snapshots, weighting=c.weighting
+        )
+        self.model = MaskablePPO(
+            "MlpPolicy",
+            self.venv,
+            seed=c.seed,
+            device="cpu",
+            verbose=0,
+            policy_kwargs={"net_arch": list(c.net_arch)},
+            tensorboard_log=self._tb_dir(),
+            **self._ppo_kwargs(),
+        )
         self.schedule = {"snapshot": c.snapshot_every, "eval": 0, "checkpoint": c.checkpoint_every}
         if c.imitate:
             self._imitate()
-        self.log(f"training {c.env_id} ({self.game.num_players} players) for {c.steps} steps into "
-                 f"{self.out}; league: {', '.join(e.id for e in self.league.entries)}")
+        self.log(
+            f"training {c.env_id} ({self.game.num_players} players) for {c.steps} steps into "
+            f"{self.out}; league: {', '.join(e.id for e in self.league.entries)}"
+        )
 
     def _imitate(self) -> None:
         """Behaviour cloning of ``config.imitate`` (see ``imitation``), where the game has it."""
@@ -307,14 +348,22 @@ class Trainer:
         # Demonstrations live in memory: cap them near 512 MB for games with big observations.
         row_bytes = 4 * self.game.observation_layout.size + self.game.num_actions
         samples = min(c.imitation_samples, max(10_000, _DEMO_BYTES // row_bytes))
-        data = collect(self.game, c.imitate, samples, seed=c.seed,
-                       reward_mode=c.reward_mode, dense_score=c.dense_score, gamma=c.gamma,
-                       max_decisions=c.max_decisions)
-        stats = clone(self.model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed,
-                      vf_coef=c.vf_coef)
-        self.log(f"warm start: cloned {c.imitate!r} from {len(data)} decisions in "
-                 f"{time.perf_counter() - start:.0f}s (the teacher's action gets over half the "
-                 f"probability in {100 * stats['teacher_over_half']:.0f}% of them)")
+        data = collect(
+            self.game,
+            c.imitate,
+            samples,
+            seed=c.seed,
+            reward_mode=c.reward_mode,
+            dense_score=c.dense_score,
+            gamma=c.gamma,
+            max_decisions=c.max_decisions,
+        )
+        stats = clone(self.model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef)
+        self.log(
+            f"warm start: cloned {c.imitate!r} from {len(data)} decisions in "
+            f"{time.perf_counter() - start:.0f}s (the teacher's action gets over half the "
+            f"probability in {100 * stats['teacher_over_half']:.0f}% of them)"
+        )
 
     def _restore(self, checkpoint: Path) -> None:
         import torch
@@ -324,8 +373,9 @@ class Trainer:
 
         with open(checkpoint / "state.pkl", "rb") as f:
             state = pickle.load(f)
-        self.model = MaskablePPO.load(checkpoint / "model.zip", env=self.venv, device="cpu",
-                                      force_reset=False, tensorboard_log=self._tb_dir())
+        self.model = MaskablePPO.load(
+            checkpoint / "model.zip", env=self.venv, device="cpu", force_reset=False, tensorboard_log=self._tb_dir()
+        )
         self.model._last_obs = state["last_obs"]
         self.model._last_episode_starts = state["last_episode_starts"]
         for i, snap in enumerate(state["envs"]):
@@ -337,14 +387,17 @@ class Trainer:
         random.setstate(state["rng"]["python"])
         np.random.set_state(state["rng"]["numpy"])
         torch.set_rng_state(state["rng"]["torch"])
-        (self.out / "config.json").write_text(json.dumps(self.config.to_dict(), indent=1) + "\n",
-                                              encoding="utf-8")     # e.g. a new, larger --steps
+        (self.out / "config.json").write_text(
+            json.dumps(self.config.to_dict(), indent=1) + "\n", encoding="utf-8"
+        )  # e.g. a new, larger --steps
         self.league = League.from_dict(self.out / "league", state["league"])
         self.league.save()
         self.schedule = dict(state["schedule"])
         _truncate_csv(self.out / "eval.csv", self.model.num_timesteps)
-        self.log(f"resuming {self.config.env_id} from step {self.model.num_timesteps} "
-                 f"({checkpoint.name}) towards {self.config.steps} steps")
+        self.log(
+            f"resuming {self.config.env_id} from step {self.model.num_timesteps} "
+            f"({checkpoint.name}) towards {self.config.steps} steps"
+        )
 
     # ----- the loop --------------------------------------------------------------------------------
     def _learn(self, interrupt_at: int | None) -> None:
@@ -353,8 +406,9 @@ class Trainer:
             self.log(f"already trained for {self.model.num_timesteps} steps")
             return
         self.callback = _SelfPlayCallback(self, interrupt_at)
-        self.model.learn(remaining, callback=self.callback, reset_num_timesteps=False,
-                         tb_log_name="selfplay", progress_bar=False)
+        self.model.learn(
+            remaining, callback=self.callback, reset_num_timesteps=False, tb_log_name="selfplay", progress_bar=False
+        )
 
     def on_rollout_start(self) -> None:
         """At a rollout boundary: snapshot, evaluate, checkpoint when due; then hand the
@@ -389,11 +443,12 @@ class Trainer:
         if games <= 0:
             return []
         if agent is None:
-            agent = PolicyAgent(NumpyPolicy.from_sb3(self.model.policy),
-                                deterministic=self.config.deterministic_eval)
+            agent = PolicyAgent(NumpyPolicy.from_sb3(self.model.policy), deterministic=self.config.deterministic_eval)
         t = self.model.num_timesteps
-        results = [evaluate(self.game, agent, b, games, seed=self.config.eval_seed,
-                            max_decisions=self.config.max_decisions) for b in self.baselines]
+        results = [
+            evaluate(self.game, agent, b, games, seed=self.config.eval_seed, max_decisions=self.config.max_decisions)
+            for b in self.baselines
+        ]
         path = self.out / "eval.csv"
         new = not path.exists()
         with open(path, "a", newline="", encoding="utf-8") as f:
@@ -402,8 +457,18 @@ class Trainer:
                 w.writerow(EVAL_FIELDS)
             for r in results:
                 lo, hi = r.ci
-                w.writerow([t, r.opponent, r.games, f"{r.wins:g}", f"{r.win_rate:.6f}",
-                            f"{lo:.6f}", f"{hi:.6f}", f"{r.mean_score:.3f}"])
+                w.writerow(
+                    [
+                        t,
+                        r.opponent,
+                        r.games,
+                        f"{r.wins:g}",
+                        f"{r.win_rate:.6f}",
+                        f"{lo:.6f}",
+                        f"{hi:.6f}",
+                        f"{r.mean_score:.3f}",
+                    ]
+                )
         for r in results:
             self.latest_eval[r.opponent] = r.win_rate
             self._record(f"eval/win_rate_vs_{r.opponent}", r.win_rate)
@@ -418,9 +483,12 @@ class Trainer:
         """Redraw learning_curve.png from eval.csv (at every checkpoint and at the end)."""
         path = self.out / "eval.csv"
         if path.exists():
-            plot_learning_curve(path, self.out / "learning_curve.png",
-                                title=f"{self.config.env_id}, {self.game.num_players} players",
-                                chance=1.0 / self.game.num_players)
+            plot_learning_curve(
+                path,
+                self.out / "learning_curve.png",
+                title=f"{self.config.env_id}, {self.game.num_players} players",
+                chance=1.0 / self.game.num_players,
+            )
 
     # ----- checkpoints -------------------------------------------------------------------------------
     def save_checkpoint(self, plot: bool = True) -> Path:
@@ -434,14 +502,19 @@ class Trainer:
         tmp.mkdir()
         self.model.save(tmp / "model.zip")
         state = {
-            "version": 1, "timesteps": t,
+            "version": 1,
+            "timesteps": t,
             "envs": self.venv.env_method("get_snapshot"),
-            "last_obs": self.model._last_obs, "last_episode_starts": self.model._last_episode_starts,
-            "monitor": {"returns": self.venv.episode_returns.copy(),
-                        "lengths": self.venv.episode_lengths.copy(), "count": self.venv.episode_count},
-            "rng": {"python": random.getstate(), "numpy": np.random.get_state(),
-                    "torch": torch.get_rng_state()},
-            "league": self.league.to_dict(), "schedule": dict(self.schedule),
+            "last_obs": self.model._last_obs,
+            "last_episode_starts": self.model._last_episode_starts,
+            "monitor": {
+                "returns": self.venv.episode_returns.copy(),
+                "lengths": self.venv.episode_lengths.copy(),
+                "count": self.venv.episode_count,
+            },
+            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+            "league": self.league.to_dict(),
+            "schedule": dict(self.schedule),
         }
         with open(tmp / "state.pkl", "wb") as f:
             pickle.dump(state, f)
@@ -450,7 +523,7 @@ class Trainer:
         pointer = self.checkpoints / "latest.txt"
         (self.checkpoints / "latest.tmp").write_text(final.name + "\n", encoding="utf-8")
         os.replace(self.checkpoints / "latest.tmp", pointer)
-        for old in sorted(self.checkpoints.glob("step_*"))[:-2]:    # keep the newest two
+        for old in sorted(self.checkpoints.glob("step_*"))[:-2]:  # keep the newest two
             shutil.rmtree(old, ignore_errors=True)
         self.league.save()
         if plot:
@@ -469,26 +542,32 @@ class Trainer:
         self.model.save(final_path)
         if self.schedule.get("final_checkpoint") != t:
             self.schedule["final_checkpoint"] = t
-            self.save_checkpoint(plot=False)    # so that a later --resume with more --steps continues
+            self.save_checkpoint(plot=False)  # so that a later --resume with more --steps continues
         agent = PPOAgent(self.game, str(final_path), deterministic=c.deterministic_eval)
         start = time.perf_counter()
-        _truncate_csv(self.out / "eval.csv", t - 1)       # a repeated finish replaces its rows
+        _truncate_csv(self.out / "eval.csv", t - 1)  # a repeated finish replaces its rows
         results = self.evaluate_now(c.final_eval_games, agent)
         if getattr(self.model, "_logger", None) is not None:
-            self.model.logger.dump(step=t)          # the final point of the TensorBoard curves
+            self.model.logger.dump(step=t)  # the final point of the TensorBoard curves
         self.plot()
         summary = {
-            "env_id": c.env_id, "num_players": self.game.num_players, "steps": t,
-            "model": str(final_path), "agent_spec": f"ppo:{final_path}",
-            "eval_seed": c.eval_seed, "deterministic": c.deterministic_eval,
+            "env_id": c.env_id,
+            "num_players": self.game.num_players,
+            "steps": t,
+            "model": str(final_path),
+            "agent_spec": f"ppo:{final_path}",
+            "eval_seed": c.eval_seed,
+            "deterministic": c.deterministic_eval,
             "results": [r.to_dict() for r in results],
             "league": self.league.summary(),
         }
         (self.out / "final_eval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
         if results:
-            self.log(f"\n=== final evaluation: {c.env_id}, {self.game.num_players} players, "
-                     f"{c.final_eval_games} games per table, seats rotated, game g uses seed "
-                     f"{c.eval_seed}+g; a shared win counts 1/k ({time.perf_counter() - start:.0f}s) ===")
+            self.log(
+                f"\n=== final evaluation: {c.env_id}, {self.game.num_players} players, "
+                f"{c.final_eval_games} games per table, seats rotated, game g uses seed "
+                f"{c.eval_seed}+g; a shared win counts 1/k ({time.perf_counter() - start:.0f}s) ==="
+            )
             self.log(results_table(results))
         if not self.has_rule:
             self.log(f"({c.env_id} has no rule-based bot yet: evaluated against random only)")
@@ -515,12 +594,12 @@ def _truncate_csv(path: Path, max_step: int) -> None:
 
 def read_eval_csv(path: str | os.PathLike) -> list[dict]:
     with open(path, newline="", encoding="utf-8") as f:
-        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()}
-                for row in csv.DictReader(f)]
+        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
-def plot_learning_curve(csv_path: str | os.PathLike, png_path: str | os.PathLike,
-                        title: str = "", chance: float | None = None) -> None:
+def plot_learning_curve(
+    csv_path: str | os.PathLike, png_path: str | os.PathLike, title: str = "", chance: float | None = None
+) -> None:
     """Win rate against each baseline over training steps, with 95% Wilson bands."""
     import matplotlib
 
@@ -530,10 +609,9 @@ def plot_learning_curve(csv_path: str | os.PathLike, png_path: str | os.PathLike
     rows = read_eval_csv(csv_path)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for opponent in dict.fromkeys(r["opponent"] for r in rows):
-        pts = sorted((r["step"], r["win_rate"], r["ci_low"], r["ci_high"])
-                     for r in rows if r["opponent"] == opponent)
+        pts = sorted((r["step"], r["win_rate"], r["ci_low"], r["ci_high"]) for r in rows if r["opponent"] == opponent)
         x = [p[0] for p in pts]
-        line, = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"vs {opponent}")
+        (line,) = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"vs {opponent}")
         ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=line.get_color(), alpha=0.2)
     if chance is not None:
         ax.axhline(chance, color="grey", ls="--", lw=1, label=f"chance ({100 * chance:.0f}%)")
@@ -565,24 +643,32 @@ class _SelfPlayCallback:
                 if trainer.config.progress:
                     from tqdm import tqdm
 
-                    self.bar = tqdm(total=trainer.config.steps, initial=self.model.num_timesteps,
-                                    unit="step", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-                                    desc=f"self-play {trainer.config.env_id}", smoothing=0.05,
-                                    mininterval=0.2 if sys.stderr.isatty() else 30.0,
-                                    maxinterval=10.0 if sys.stderr.isatty() else 60.0)
+                    self.bar = tqdm(
+                        total=trainer.config.steps,
+                        initial=self.model.num_timesteps,
+                        unit="step",
+                        unit_scale=True,
+                        file=sys.stderr,
+                        dynamic_ncols=True,
+                        desc=f"self-play {trainer.config.env_id}",
+                        smoothing=0.05,
+                        mininterval=0.2 if sys.stderr.isatty() else 30.0,
+                        maxinterval=10.0 if sys.stderr.isatty() else 60.0,
+                    )
 
             def _on_rollout_start(self) -> None:
                 trainer.on_rollout_start()
                 if self.bar is not None and trainer.latest_eval:
-                    self.bar.set_postfix({f"vs {k}": f"{100 * v:.0f}%" for k, v in trainer.latest_eval.items()},
-                                         refresh=False)
+                    self.bar.set_postfix(
+                        {f"vs {k}": f"{100 * v:.0f}%" for k, v in trainer.latest_eval.items()}, refresh=False
+                    )
 
             def _on_step(self) -> bool:
                 for info in self.locals["infos"]:
                     result = info.get("selfplay")
                     if result is not None:
                         trainer.record_game(result)
-                if self.bar is not None:      # the last rollout may overshoot the target
+                if self.bar is not None:  # the last rollout may overshoot the target
                     self.bar.update(max(0, min(self.training_env.num_envs, self.bar.total - self.bar.n)))
                 if interrupt_at is not None and self.num_timesteps >= interrupt_at:
                     raise KeyboardInterrupt
@@ -598,4 +684,3 @@ class _SelfPlayCallback:
 def load_config(out_dir: str | os.PathLike) -> TrainConfig:
     path = Path(out_dir) / "config.json"
     return TrainConfig.from_dict(json.loads(path.read_text(encoding="utf-8")))
-

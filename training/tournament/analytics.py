@@ -36,14 +36,14 @@ from __future__ import annotations
 
 import csv
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from training.match import format_table
 
-from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, write_rows
 from .analytics_ciq import CIQAnalysis
+from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, write_rows
 from .analytics_humble import HumbleSmuggleAnalysis
 from .analytics_illegal import IllegalAnalysis
 from .analytics_import_export import ImportExportAnalysis
@@ -56,14 +56,14 @@ class SmuggleAgentStats:
     # as holder
     declarations: int = 0
     lies: int = 0
-    undeclared_value: float = 0.0          # summed over lies
-    lies_let_pass: int = 0                 # lies the Officer let pass
+    undeclared_value: float = 0.0  # summed over lies
+    lies_let_pass: int = 0  # lies the Officer let pass
     caught: int = 0
     caught_by_officer: int = 0
     caught_by_informer: int = 0
-    duty_saved: float = 0.0                # over lies let pass
-    fines_paid: float = 0.0                # over lies caught
-    truthful_searched: int = 0             # honest hands searched (by Officer or Informer)
+    duty_saved: float = 0.0  # over lies let pass
+    fines_paid: float = 0.0  # over lies caught
+    truthful_searched: int = 0  # honest hands searched (by Officer or Informer)
     # Diplomatic Bag claims
     bag_true: int = 0
     bag_false: int = 0
@@ -80,7 +80,7 @@ class SmuggleAgentStats:
     informs: int = 0
     inform_hits: int = 0
     lies_faced_receiver: int = 0
-    caught_by: dict[str, int] = field(default_factory=dict)   # catcher agent -> lies caught
+    caught_by: dict[str, int] = field(default_factory=dict)  # catcher agent -> lies caught
 
     @property
     def profit(self) -> float:
@@ -88,26 +88,38 @@ class SmuggleAgentStats:
 
     def row(self) -> dict[str, float]:
         return {
-            "agent": self.name, "declarations": self.declarations, "lies": self.lies,
+            "agent": self.name,
+            "declarations": self.declarations,
+            "lies": self.lies,
             "lie_rate": _rate(self.lies, self.declarations),
             "undeclared_value": self.undeclared_value,
             "undeclared_per_lie": _rate(self.undeclared_value, self.lies),
-            "lies_let_pass": self.lies_let_pass, "caught": self.caught,
-            "caught_rate": _rate(self.caught, self.lies), "caught_by_officer": self.caught_by_officer,
-            "caught_by_informer": self.caught_by_informer, "duty_saved": self.duty_saved,
-            "fines_paid": self.fines_paid, "profit": self.profit,
+            "lies_let_pass": self.lies_let_pass,
+            "caught": self.caught,
+            "caught_rate": _rate(self.caught, self.lies),
+            "caught_by_officer": self.caught_by_officer,
+            "caught_by_informer": self.caught_by_informer,
+            "duty_saved": self.duty_saved,
+            "fines_paid": self.fines_paid,
+            "profit": self.profit,
             "profit_per_lie": _rate(self.profit, self.lies),
             "truthful_searched": self.truthful_searched,
-            "bag_true": self.bag_true, "bag_false": self.bag_false,
-            "bag_true_searched": self.bag_true_searched, "bag_false_searched": self.bag_false_searched,
+            "bag_true": self.bag_true,
+            "bag_false": self.bag_false,
+            "bag_true_searched": self.bag_true_searched,
+            "bag_false_searched": self.bag_false_searched,
             "bag_false_caught": self.bag_false_caught,
-            "officer_judged": self.judged, "officer_searches": self.searches,
+            "officer_judged": self.judged,
+            "officer_searches": self.searches,
             "officer_search_rate": _rate(self.searches, self.judged),
-            "officer_hits": self.search_hits, "officer_precision": _rate(self.search_hits, self.searches),
+            "officer_hits": self.search_hits,
+            "officer_precision": _rate(self.search_hits, self.searches),
             "officer_lies_faced": self.lies_faced_officer,
             "officer_recall": _rate(self.search_hits, self.lies_faced_officer),
-            "receiver_hands": self.receives, "informs": self.informs,
-            "inform_rate": _rate(self.informs, self.receives), "inform_hits": self.inform_hits,
+            "receiver_hands": self.receives,
+            "informs": self.informs,
+            "inform_rate": _rate(self.informs, self.receives),
+            "inform_hits": self.inform_hits,
             "inform_precision": _rate(self.inform_hits, self.informs),
             "receiver_lies_faced": self.lies_faced_receiver,
             "receiver_recall": _rate(self.inform_hits, self.lies_faced_receiver),
@@ -133,7 +145,7 @@ class SmuggleAnalysis:
         self.names = list(names)
         self.stats = {n: SmuggleAgentStats(n) for n in self.names}
         self.games = 0
-        self.mismatches = 0          # engine verdicts that disagree with our classification
+        self.mismatches = 0  # engine verdicts that disagree with our classification
 
     def _stat(self, name: str) -> SmuggleAgentStats:
         if name not in self.stats:
@@ -141,8 +153,7 @@ class SmuggleAnalysis:
             self.stats[name] = SmuggleAgentStats(name)
         return self.stats[name]
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
         from smuggle_envs.games.smuggle import actions as A
         from smuggle_envs.games.smuggle.rules import DECLARE, LYING, OFFICER, RECEIVE
@@ -163,13 +174,12 @@ class SmuggleAnalysis:
                 if bag_claim:
                     lie = hand[A.BAG] == 0
                 else:
-                    lie = tuple(hand[:A.NUM_ITEMS]) != tuple(declared)
+                    lie = tuple(hand[: A.NUM_ITEMS]) != tuple(declared)
                 st = self._stat(seating[holder])
                 st.declarations += 1
                 if lie:
                     st.lies += 1
-                    st.undeclared_value += sum(max(0, hand[k] - declared[k]) * duties[k]
-                                               for k in range(A.NUM_ITEMS))
+                    st.undeclared_value += sum(max(0, hand[k] - declared[k]) * duties[k] for k in range(A.NUM_ITEMS))
                 if bag_claim:
                     if lie:
                         st.bag_false += 1
@@ -232,45 +242,144 @@ class SmuggleAnalysis:
     def text(self) -> str:
         agents = self.ordered()
         parts = []
-        rows = [[s.name, s.declarations, s.lies, _pct(_rate(s.lies, s.declarations)),
-                 _ci(s.lies, s.declarations), _money(_rate(s.undeclared_value, s.lies)), s.caught,
-                 _pct(_rate(s.caught, s.lies)), s.caught_by_officer, s.caught_by_informer,
-                 _money(s.duty_saved), _money(s.fines_paid), _money(s.profit),
-                 _money(_rate(s.profit, s.lies))] for s in agents]
-        parts.append("declarations (as holder): a lie is any declaration that is not the complete "
-                     "truth, or a false Bag claim;\nprofit = duty saved on lies let pass - fines "
-                     "paid on lies caught")
-        parts.append(format_table(
-            ["agent", "declared", "lies", "lie rate", "95% CI", "undeclared/lie", "caught",
-             "caught rate", "by Officer", "by Informer", "duty saved", "fines paid", "profit",
-             "profit/lie"], rows))
-        rows = [[s.name, s.judged, s.searches, _pct(_rate(s.searches, s.judged)),
-                 _ci(s.searches, s.judged), s.search_hits, _pct(_rate(s.search_hits, s.searches)),
-                 _ci(s.search_hits, s.searches), s.lies_faced_officer,
-                 _pct(_rate(s.search_hits, s.lies_faced_officer))] for s in agents]
-        parts.append("as Customs Officer: precision = searches that caught a liar / searches; "
-                     "recall = lies caught / lies faced")
-        parts.append(format_table(["agent", "judged", "searches", "search rate", "95% CI", "hits",
-                                   "precision", "95% CI", "lies faced", "recall"], rows))
-        rows = [[s.name, s.receives, s.informs, _pct(_rate(s.informs, s.receives)),
-                 _ci(s.informs, s.receives), s.inform_hits, _pct(_rate(s.inform_hits, s.informs)),
-                 _ci(s.inform_hits, s.informs), s.lies_faced_receiver,
-                 _pct(_rate(s.inform_hits, s.lies_faced_receiver))] for s in agents]
+        rows = [
+            [
+                s.name,
+                s.declarations,
+                s.lies,
+                _pct(_rate(s.lies, s.declarations)),
+                _ci(s.lies, s.declarations),
+                _money(_rate(s.undeclared_value, s.lies)),
+                s.caught,
+                _pct(_rate(s.caught, s.lies)),
+                s.caught_by_officer,
+                s.caught_by_informer,
+                _money(s.duty_saved),
+                _money(s.fines_paid),
+                _money(s.profit),
+                _money(_rate(s.profit, s.lies)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            "declarations (as holder): a lie is any declaration that is not the complete "
+            "truth, or a false Bag claim;\nprofit = duty saved on lies let pass - fines "
+            "paid on lies caught"
+        )
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "declared",
+                    "lies",
+                    "lie rate",
+                    "95% CI",
+                    "undeclared/lie",
+                    "caught",
+                    "caught rate",
+                    "by Officer",
+                    "by Informer",
+                    "duty saved",
+                    "fines paid",
+                    "profit",
+                    "profit/lie",
+                ],
+                rows,
+            )
+        )
+        rows = [
+            [
+                s.name,
+                s.judged,
+                s.searches,
+                _pct(_rate(s.searches, s.judged)),
+                _ci(s.searches, s.judged),
+                s.search_hits,
+                _pct(_rate(s.search_hits, s.searches)),
+                _ci(s.search_hits, s.searches),
+                s.lies_faced_officer,
+                _pct(_rate(s.search_hits, s.lies_faced_officer)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            "as Customs Officer: precision = searches that caught a liar / searches; recall = lies caught / lies faced"
+        )
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "judged",
+                    "searches",
+                    "search rate",
+                    "95% CI",
+                    "hits",
+                    "precision",
+                    "95% CI",
+                    "lies faced",
+                    "recall",
+                ],
+                rows,
+            )
+        )
+        rows = [
+            [
+                s.name,
+                s.receives,
+                s.informs,
+                _pct(_rate(s.informs, s.receives)),
+                _ci(s.informs, s.receives),
+                s.inform_hits,
+                _pct(_rate(s.inform_hits, s.informs)),
+                _ci(s.inform_hits, s.informs),
+                s.lies_faced_receiver,
+                _pct(_rate(s.inform_hits, s.lies_faced_receiver)),
+            ]
+            for s in agents
+        ]
         parts.append("as next player (hands passed to it): Informer rate and precision")
-        parts.append(format_table(["agent", "hands", "informs", "inform rate", "95% CI", "hits",
-                                   "precision", "95% CI", "lies faced", "recall"], rows))
-        rows = [[s.name, s.bag_true + s.bag_false, s.bag_true, s.bag_true_searched, s.bag_false,
-                 s.bag_false_searched, s.bag_false_caught] for s in agents]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "hands",
+                    "informs",
+                    "inform rate",
+                    "95% CI",
+                    "hits",
+                    "precision",
+                    "95% CI",
+                    "lies faced",
+                    "recall",
+                ],
+                rows,
+            )
+        )
+        rows = [
+            [
+                s.name,
+                s.bag_true + s.bag_false,
+                s.bag_true,
+                s.bag_true_searched,
+                s.bag_false,
+                s.bag_false_searched,
+                s.bag_false_caught,
+            ]
+            for s in agents
+        ]
         parts.append("Diplomatic Bag claims")
-        parts.append(format_table(["agent", "claims", "true", "true searched", "false",
-                                   "false searched", "false caught"], rows))
+        parts.append(
+            format_table(["agent", "claims", "true", "true searched", "false", "false searched", "false caught"], rows)
+        )
         catchers = self.names
         rows = [[s.name] + [s.caught_by.get(c, 0) for c in catchers] for s in agents]
         parts.append("lies caught: liar (row) by catcher (column), as Officer or Informer")
         parts.append(format_table(["liar \\ caught by"] + catchers, rows))
         if self.mismatches:
-            parts.append(f"warning: {self.mismatches} search verdicts of the engine disagreed with "
-                         "the declaration's classification")
+            parts.append(
+                f"warning: {self.mismatches} search verdicts of the engine disagreed with "
+                "the declaration's classification"
+            )
         return "\n\n".join(parts)
 
     def write_csv(self, path: str | os.PathLike) -> None:
@@ -278,18 +387,38 @@ class SmuggleAnalysis:
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        plot_panels(path, title or "Smuggle bluffing", [s.name for s in agents], [
-            ("as holder", [("lie rate", [_rate(s.lies, s.declarations) for s in agents]),
-                           ("lies caught", [_rate(s.caught, s.lies) for s in agents])], "share"),
-            ("profit from lying per lie", [("profit/lie", [_rate(s.profit, s.lies) for s in agents])],
-             "money"),
-            ("as Customs Officer", [("search rate", [_rate(s.searches, s.judged) for s in agents]),
-                                    ("precision", [_rate(s.search_hits, s.searches) for s in agents])],
-             "share"),
-            ("as next player", [("Informer rate", [_rate(s.informs, s.receives) for s in agents]),
-                                ("precision", [_rate(s.inform_hits, s.informs) for s in agents])],
-             "share"),
-        ])
+        plot_panels(
+            path,
+            title or "Smuggle bluffing",
+            [s.name for s in agents],
+            [
+                (
+                    "as holder",
+                    [
+                        ("lie rate", [_rate(s.lies, s.declarations) for s in agents]),
+                        ("lies caught", [_rate(s.caught, s.lies) for s in agents]),
+                    ],
+                    "share",
+                ),
+                ("profit from lying per lie", [("profit/lie", [_rate(s.profit, s.lies) for s in agents])], "money"),
+                (
+                    "as Customs Officer",
+                    [
+                        ("search rate", [_rate(s.searches, s.judged) for s in agents]),
+                        ("precision", [_rate(s.search_hits, s.searches) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "as next player",
+                    [
+                        ("Informer rate", [_rate(s.informs, s.receives) for s in agents]),
+                        ("precision", [_rate(s.inform_hits, s.informs) for s in agents]),
+                    ],
+                    "share",
+                ),
+            ],
+        )
 
 
 # ----- fallback ----------------------------------------------------------------------------------
@@ -305,8 +434,7 @@ class GenericAnalysis:
         self.decisions = {n: 0 for n in self.names}
         self.seat_games = {n: 0 for n in self.names}
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
 
         self.games += 1
@@ -319,10 +447,18 @@ class GenericAnalysis:
             state.apply_action(action)
 
     def text(self) -> str:
-        rows = [[n, self.seat_games.get(n, 0), self.decisions[n],
-                 _money(_rate(self.decisions[n], self.seat_games.get(n, 0)))] for n in self.decisions]
-        return (f"no hidden-information analysis exists for {self.env_id} yet; decisions per agent:\n\n"
-                + format_table(["agent", "games", "decisions", "per game"], rows))
+        rows = [
+            [
+                n,
+                self.seat_games.get(n, 0),
+                self.decisions[n],
+                _money(_rate(self.decisions[n], self.seat_games.get(n, 0))),
+            ]
+            for n in self.decisions
+        ]
+        return f"no hidden-information analysis exists for {self.env_id} yet; decisions per agent:\n\n" + format_table(
+            ["agent", "games", "decisions", "per game"], rows
+        )
 
     def write_csv(self, path: str | os.PathLike) -> None:
         with open(path, "w", newline="", encoding="utf-8") as f:

@@ -34,8 +34,8 @@ the same).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from training.match import format_table
 
@@ -51,8 +51,8 @@ class CIQAgentStats:
     smuggles: int = 0
     into_face: int = 0
     caught: int = 0
-    worth: int = 0                  # cards its smuggled cards were worth (resolved smuggles)
-    stopped_against: int = 0        # of which stopped by Fires
+    worth: int = 0  # cards its smuggled cards were worth (resolved smuggles)
+    stopped_against: int = 0  # of which stopped by Fires
     # as target
     faced: int = 0
     able: int = 0
@@ -62,7 +62,7 @@ class CIQAgentStats:
     cards_stopped: int = 0
     tolerance_lost: int = 0
     kept_able: int = 0
-    let_through: int = 0            # cards transferred by the smuggles it did not Fire against
+    let_through: int = 0  # cards transferred by the smuggles it did not Fire against
 
     @property
     def through(self) -> int:
@@ -70,19 +70,31 @@ class CIQAgentStats:
 
     def row(self) -> dict[str, float]:
         return {
-            "agent": self.name, "shipments": self.shipments, "smuggle_chances": self.chances,
-            "smuggles": self.smuggles, "smuggle_rate": _rate(self.smuggles, self.chances),
-            "smuggles_into_face_card": self.into_face, "caught": self.caught,
-            "caught_rate": _rate(self.caught, self.smuggles), "smuggled_worth": self.worth,
+            "agent": self.name,
+            "shipments": self.shipments,
+            "smuggle_chances": self.chances,
+            "smuggles": self.smuggles,
+            "smuggle_rate": _rate(self.smuggles, self.chances),
+            "smuggles_into_face_card": self.into_face,
+            "caught": self.caught,
+            "caught_rate": _rate(self.caught, self.smuggles),
+            "smuggled_worth": self.worth,
             "smuggled_worth_per_smuggle": _rate(self.worth, self.smuggles),
-            "smuggled_stopped": self.stopped_against, "smuggled_through": self.through,
-            "smuggles_faced": self.faced, "faced_able_to_fire": self.able, "fires": self.fires,
-            "fire_rate": _rate(self.fires, self.able), "fires_justified": self.justified,
-            "fire_precision": _rate(self.justified, self.fires), "worth_firing": self.worth_firing,
+            "smuggled_stopped": self.stopped_against,
+            "smuggled_through": self.through,
+            "smuggles_faced": self.faced,
+            "faced_able_to_fire": self.able,
+            "fires": self.fires,
+            "fire_rate": _rate(self.fires, self.able),
+            "fires_justified": self.justified,
+            "fire_precision": _rate(self.justified, self.fires),
+            "worth_firing": self.worth_firing,
             "fire_recall": _rate(self.justified, self.worth_firing),
-            "cards_stopped": self.cards_stopped, "tolerance_cards_lost": self.tolerance_lost,
+            "cards_stopped": self.cards_stopped,
+            "tolerance_cards_lost": self.tolerance_lost,
             "fire_net_cards": self.cards_stopped - self.tolerance_lost,
-            "kept_while_able": self.kept_able, "cards_let_through": self.let_through,
+            "kept_while_able": self.kept_able,
+            "cards_let_through": self.let_through,
         }
 
 
@@ -94,13 +106,13 @@ def _transfers(state, with_smuggled: bool) -> int:
 
     c = state.clone()
     done: list[int] = []
-    c._end_turn = lambda: done.append(c.res_total)     # stop before the next turn starts
+    c._end_turn = lambda: done.append(c.res_total)  # stop before the next turn starts
     if not with_smuggled:
-        c.fired = True                                   # the engine then skips its result
+        c.fired = True  # the engine then skips its result
     c.apply_action(A.KEEP)
     while not done and c.phase == GIVE_FROM_HAND:
         c.apply_action(c.legal_actions()[0])
-    return done[0] if done else c.res_total              # the game ended during the transfers
+    return done[0] if done else c.res_total  # the game ended during the transfers
 
 
 class CIQAnalysis(PerAgentAnalysis):
@@ -109,8 +121,7 @@ class CIQAnalysis(PerAgentAnalysis):
     title = "smuggling"
     stats_class = CIQAgentStats
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
         from smuggle_envs.games.ciq import actions as A
         from smuggle_envs.games.ciq.rules import FIRE_DECISION, SHIPPING
@@ -130,15 +141,15 @@ class CIQAnalysis(PerAgentAnalysis):
             if phase == SHIPPING and not chance_counted and not state.bribe:
                 tv = state.tol_value[state.target]
                 if tv and any(a < A.SABOTAGE and values[a] > tv for a in state.legal_actions()):
-                    self._stat(seating[state.turn]).chances += 1   # an Illegal card on offer
+                    self._stat(seating[state.turn]).chances += 1  # an Illegal card on offer
                     chance_counted = True
-            if action < A.SABOTAGE:                       # a card shipped
+            if action < A.SABOTAGE:  # a card shipped
                 shipper = self._stat(seating[state.turn])
-                if phase != SHIPPING:                    # the first card: a new shipment
+                if phase != SHIPPING:  # the first card: a new shipment
                     shipper.shipments += 1
                     chance_counted = False
                 state.apply_action(action)
-                if state.phase == FIRE_DECISION:         # that card was Smuggled
+                if state.phase == FIRE_DECISION:  # that card was Smuggled
                     shipper.smuggles += 1
                     target_hand = state.hand[state.target]
                     shipper.into_face += any(target_hand[k] for k in face_kinds)
@@ -171,43 +182,135 @@ class CIQAnalysis(PerAgentAnalysis):
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:
         agents = self.ordered()
-        parts = ["as shipper: a Smuggle is the one Illegal card that ends a shipment; chances = "
-                 "shipments that offered one;\ncaught = the target Fired its customs worker; worth = "
-                 "cards the smuggled card transfers if not Fired against"]
-        rows = [[s.name, s.shipments, s.chances, s.smuggles, _pct(_rate(s.smuggles, s.chances)),
-                 _ci(s.smuggles, s.chances), s.into_face, s.caught, _pct(_rate(s.caught, s.smuggles)),
-                 s.worth, _money(_rate(s.worth, s.smuggles)), s.stopped_against, s.through]
-                for s in agents]
-        parts.append(format_table(
-            ["agent", "shipments", "chances", "smuggles", "smuggle rate", "95% CI", "into face card",
-             "caught", "caught rate", "worth", "worth/smuggle", "stopped", "through"], rows))
-        parts.append("as target of a Smuggle: able = holding a face card; Fire rate = Fires / able; "
-                     "precision = Fires that stopped\nat least one card / Fires; recall = those / "
-                     "smuggles faced while able that were worth a card; net = cards stopped -\n"
-                     "Tolerance-pile cards sent to the Export pile by the Fires")
-        rows = [[s.name, s.faced, s.able, s.fires, _pct(_rate(s.fires, s.able)), _ci(s.fires, s.able),
-                 s.justified, _pct(_rate(s.justified, s.fires)), _ci(s.justified, s.fires),
-                 s.worth_firing, _pct(_rate(s.justified, s.worth_firing)), s.cards_stopped,
-                 s.tolerance_lost, s.cards_stopped - s.tolerance_lost, s.let_through] for s in agents]
-        parts.append(format_table(
-            ["agent", "faced", "able", "Fires", "Fire rate", "95% CI", "justified", "precision",
-             "95% CI", "worth firing", "recall", "stopped", "Tolerance lost", "net", "let through"],
-            rows))
+        parts = [
+            "as shipper: a Smuggle is the one Illegal card that ends a shipment; chances = "
+            "shipments that offered one;\ncaught = the target Fired its customs worker; worth = "
+            "cards the smuggled card transfers if not Fired against"
+        ]
+        rows = [
+            [
+                s.name,
+                s.shipments,
+                s.chances,
+                s.smuggles,
+                _pct(_rate(s.smuggles, s.chances)),
+                _ci(s.smuggles, s.chances),
+                s.into_face,
+                s.caught,
+                _pct(_rate(s.caught, s.smuggles)),
+                s.worth,
+                _money(_rate(s.worth, s.smuggles)),
+                s.stopped_against,
+                s.through,
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "shipments",
+                    "chances",
+                    "smuggles",
+                    "smuggle rate",
+                    "95% CI",
+                    "into face card",
+                    "caught",
+                    "caught rate",
+                    "worth",
+                    "worth/smuggle",
+                    "stopped",
+                    "through",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            "as target of a Smuggle: able = holding a face card; Fire rate = Fires / able; "
+            "precision = Fires that stopped\nat least one card / Fires; recall = those / "
+            "smuggles faced while able that were worth a card; net = cards stopped -\n"
+            "Tolerance-pile cards sent to the Export pile by the Fires"
+        )
+        rows = [
+            [
+                s.name,
+                s.faced,
+                s.able,
+                s.fires,
+                _pct(_rate(s.fires, s.able)),
+                _ci(s.fires, s.able),
+                s.justified,
+                _pct(_rate(s.justified, s.fires)),
+                _ci(s.justified, s.fires),
+                s.worth_firing,
+                _pct(_rate(s.justified, s.worth_firing)),
+                s.cards_stopped,
+                s.tolerance_lost,
+                s.cards_stopped - s.tolerance_lost,
+                s.let_through,
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "faced",
+                    "able",
+                    "Fires",
+                    "Fire rate",
+                    "95% CI",
+                    "justified",
+                    "precision",
+                    "95% CI",
+                    "worth firing",
+                    "recall",
+                    "stopped",
+                    "Tolerance lost",
+                    "net",
+                    "let through",
+                ],
+                rows,
+            )
+        )
         return "\n\n".join(parts)
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        plot_panels(path, title or "CIQ smuggling", [s.name for s in agents], [
-            ("as shipper", [("smuggle rate", [_rate(s.smuggles, s.chances) for s in agents]),
-                            ("caught", [_rate(s.caught, s.smuggles) for s in agents])], "share"),
-            ("cards per smuggle", [("worth", [_rate(s.worth, s.smuggles) for s in agents]),
-                                   ("through", [_rate(s.through, s.smuggles) for s in agents])],
-             "cards"),
-            ("as target: firing the customs worker",
-             [("Fire rate", [_rate(s.fires, s.able) for s in agents]),
-              ("precision", [_rate(s.justified, s.fires) for s in agents]),
-              ("recall", [_rate(s.justified, s.worth_firing) for s in agents])], "share"),
-            ("net cards saved per Fire",
-             [("net/Fire", [_rate(s.cards_stopped - s.tolerance_lost, s.fires) for s in agents])],
-             "cards"),
-        ])
+        plot_panels(
+            path,
+            title or "CIQ smuggling",
+            [s.name for s in agents],
+            [
+                (
+                    "as shipper",
+                    [
+                        ("smuggle rate", [_rate(s.smuggles, s.chances) for s in agents]),
+                        ("caught", [_rate(s.caught, s.smuggles) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "cards per smuggle",
+                    [
+                        ("worth", [_rate(s.worth, s.smuggles) for s in agents]),
+                        ("through", [_rate(s.through, s.smuggles) for s in agents]),
+                    ],
+                    "cards",
+                ),
+                (
+                    "as target: firing the customs worker",
+                    [
+                        ("Fire rate", [_rate(s.fires, s.able) for s in agents]),
+                        ("precision", [_rate(s.justified, s.fires) for s in agents]),
+                        ("recall", [_rate(s.justified, s.worth_firing) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "net cards saved per Fire",
+                    [("net/Fire", [_rate(s.cards_stopped - s.tolerance_lost, s.fires) for s in agents])],
+                    "cards",
+                ),
+            ],
+        )

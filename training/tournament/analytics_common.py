@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from training.match import fmt_num, wilson_interval
 

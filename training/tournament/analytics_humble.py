@@ -24,8 +24,8 @@ other players' cards (and how many of those then broke).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from training.match import format_table
 
@@ -37,8 +37,9 @@ RULE_FAMILIES = ("Standard", "Double Up", "High & Low", "Symbol Up", "Safe Zone"
 def _family(rule: int) -> str:
     from smuggle_envs.games.humble_smuggle.rules import DOUBLE_UP, HIGH_LOW, SAFE_ZONE, STANDARD
 
-    return {STANDARD: "Standard", DOUBLE_UP: "Double Up", HIGH_LOW: "High & Low",
-            SAFE_ZONE: "Safe Zone"}.get(rule, "Symbol Up")
+    return {STANDARD: "Standard", DOUBLE_UP: "Double Up", HIGH_LOW: "High & Low", SAFE_ZONE: "Safe Zone"}.get(
+        rule, "Symbol Up"
+    )
 
 
 @dataclass
@@ -49,11 +50,11 @@ class HumbleAgentStats:
     broke: int = 0
     points_fit: int = 0
     points_lost: int = 0
-    printed_broke: int = 0           # would have broken on printed values
+    printed_broke: int = 0  # would have broken on printed values
     saved: int = 0
     sunk: int = 0
     left_in_hand: int = 0
-    by_rule: dict[str, list[int]] = field(default_factory=dict)   # family -> [revealed, broke]
+    by_rule: dict[str, list[int]] = field(default_factory=dict)  # family -> [revealed, broke]
     # Play cards attached
     plays: int = 0
     plays_own: int = 0
@@ -71,11 +72,18 @@ class HumbleAgentStats:
 
     def row(self) -> dict[str, float]:
         row = {
-            "agent": self.name, "selected": self.selected, "revealed": self.revealed,
-            "broke_rule": self.broke, "fit_rule": self.fit, "break_rate": _rate(self.broke, self.revealed),
-            "points_fit": self.points_fit, "points_lost": self.points_lost,
-            "broke_on_printed_values": self.printed_broke, "saved_by_play_cards": self.saved,
-            "sunk_by_play_cards": self.sunk, "never_revealed": self.never_revealed,
+            "agent": self.name,
+            "selected": self.selected,
+            "revealed": self.revealed,
+            "broke_rule": self.broke,
+            "fit_rule": self.fit,
+            "break_rate": _rate(self.broke, self.revealed),
+            "points_fit": self.points_fit,
+            "points_lost": self.points_lost,
+            "broke_on_printed_values": self.printed_broke,
+            "saved_by_play_cards": self.saved,
+            "sunk_by_play_cards": self.sunk,
+            "never_revealed": self.never_revealed,
             "left_in_hand": self.left_in_hand,
         }
         for fam in RULE_FAMILIES:
@@ -83,11 +91,15 @@ class HumbleAgentStats:
             key = fam.lower().replace(" & ", "_").replace(" ", "_")
             row[f"revealed_{key}"] = seen
             row[f"broke_{key}"] = broke
-        row.update({
-            "play_cards": self.plays, "play_cards_own": self.plays_own,
-            "play_cards_own_fit": self.plays_own_fit, "play_cards_other": self.plays_other,
-            "play_cards_other_broke": self.plays_other_broke,
-        })
+        row.update(
+            {
+                "play_cards": self.plays,
+                "play_cards_own": self.plays_own,
+                "play_cards_own_fit": self.plays_own_fit,
+                "play_cards_other": self.plays_other,
+                "play_cards_other_broke": self.plays_other_broke,
+            }
+        )
         return row
 
 
@@ -109,8 +121,7 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
     title = "face_down"
     stats_class = HumbleAgentStats
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
         from smuggle_envs.games.humble_smuggle import actions as A
         from smuggle_envs.games.humble_smuggle.rules import PLAY, SELECT
@@ -126,7 +137,7 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
             if phase == SELECT:
                 stats[state.actor].selected += 1
                 state.apply_action(action)
-                if state.phase == PLAY:                  # every seat has selected
+                if state.phase == PLAY:  # every seat has selected
                     printed = _printed_discards(state)
                 continue
             if phase == PLAY and action != A.PASS:
@@ -139,7 +150,7 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
                     me.plays_other += 1
             last = state.last
             state.apply_action(action)
-            if state.last is not last:                    # the reveal and resolution
+            if state.last is not last:  # the reveal and resolution
                 self._reveal(state, stats, printed, n, game)
         for s in range(n):
             stats[s].left_in_hand += len(state.hands[s])
@@ -172,40 +183,111 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:
         agents = self.ordered()
-        parts = ["face-down selections: broke = discarded by the round's rule; on printed values = "
-                 "discarded had no Play card been attached;\nsaved / sunk = the Play cards turned a "
-                 "break into a fit / a fit into a break. (No searches or challenges in this game.)"]
-        rows = [[s.name, s.selected, s.revealed, s.broke, _pct(_rate(s.broke, s.revealed)),
-                 _ci(s.broke, s.revealed), s.fit, s.points_fit, s.points_lost, s.printed_broke,
-                 s.saved, s.sunk, s.never_revealed] for s in agents]
-        parts.append(format_table(
-            ["agent", "selected", "revealed", "broke", "break rate", "95% CI", "fit", "points",
-             "points lost", "on printed values", "saved", "sunk", "never revealed"], rows))
+        parts = [
+            "face-down selections: broke = discarded by the round's rule; on printed values = "
+            "discarded had no Play card been attached;\nsaved / sunk = the Play cards turned a "
+            "break into a fit / a fit into a break. (No searches or challenges in this game.)"
+        ]
+        rows = [
+            [
+                s.name,
+                s.selected,
+                s.revealed,
+                s.broke,
+                _pct(_rate(s.broke, s.revealed)),
+                _ci(s.broke, s.revealed),
+                s.fit,
+                s.points_fit,
+                s.points_lost,
+                s.printed_broke,
+                s.saved,
+                s.sunk,
+                s.never_revealed,
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "selected",
+                    "revealed",
+                    "broke",
+                    "break rate",
+                    "95% CI",
+                    "fit",
+                    "points",
+                    "points lost",
+                    "on printed values",
+                    "saved",
+                    "sunk",
+                    "never revealed",
+                ],
+                rows,
+            )
+        )
         parts.append("broke / revealed by the round's rule")
-        rows = [[s.name] + ["{1}/{0}".format(*s.by_rule.get(f, (0, 0))) for f in RULE_FAMILIES]
-                for s in agents]
+        rows = [[s.name] + ["{1}/{0}".format(*s.by_rule.get(f, (0, 0))) for f in RULE_FAMILIES] for s in agents]
         parts.append(format_table(["agent", *RULE_FAMILIES], rows))
-        parts.append("Play cards attached face down: on its own card (then fit), on others' cards "
-                     "(then broke)")
-        rows = [[s.name, s.plays, s.plays_own, s.plays_own_fit, _pct(_rate(s.plays_own_fit, s.plays_own)),
-                 s.plays_other, s.plays_other_broke, _pct(_rate(s.plays_other_broke, s.plays_other))]
-                for s in agents]
-        parts.append(format_table(["agent", "Play cards", "on own", "own fit", "share", "on others",
-                                   "others broke", "share"], rows))
+        parts.append("Play cards attached face down: on its own card (then fit), on others' cards (then broke)")
+        rows = [
+            [
+                s.name,
+                s.plays,
+                s.plays_own,
+                s.plays_own_fit,
+                _pct(_rate(s.plays_own_fit, s.plays_own)),
+                s.plays_other,
+                s.plays_other_broke,
+                _pct(_rate(s.plays_other_broke, s.plays_other)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                ["agent", "Play cards", "on own", "own fit", "share", "on others", "others broke", "share"], rows
+            )
+        )
         return "\n\n".join(parts)
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        plot_panels(path, title or "Humble smuggle face-down play", [s.name for s in agents], [
-            ("selections", [("break rate", [_rate(s.broke, s.revealed) for s in agents]),
-                            ("on printed values", [_rate(s.printed_broke, s.revealed) for s in agents])],
-             "share"),
-            ("points per revealed selection", [("points", [_rate(s.points_fit, s.revealed) for s in agents]),
-                                               ("lost", [_rate(s.points_lost, s.revealed) for s in agents])],
-             "points"),
-            ("break rate by rule", [(f, [_rate(s.by_rule.get(f, (0, 0))[1], s.by_rule.get(f, (0, 0))[0])
-                                         for s in agents]) for f in RULE_FAMILIES], "share"),
-            ("Play cards", [("own card then fit", [_rate(s.plays_own_fit, s.plays_own) for s in agents]),
-                            ("others' card then broke",
-                             [_rate(s.plays_other_broke, s.plays_other) for s in agents])], "share"),
-        ])
+        plot_panels(
+            path,
+            title or "Humble smuggle face-down play",
+            [s.name for s in agents],
+            [
+                (
+                    "selections",
+                    [
+                        ("break rate", [_rate(s.broke, s.revealed) for s in agents]),
+                        ("on printed values", [_rate(s.printed_broke, s.revealed) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "points per revealed selection",
+                    [
+                        ("points", [_rate(s.points_fit, s.revealed) for s in agents]),
+                        ("lost", [_rate(s.points_lost, s.revealed) for s in agents]),
+                    ],
+                    "points",
+                ),
+                (
+                    "break rate by rule",
+                    [
+                        (f, [_rate(s.by_rule.get(f, (0, 0))[1], s.by_rule.get(f, (0, 0))[0]) for s in agents])
+                        for f in RULE_FAMILIES
+                    ],
+                    "share",
+                ),
+                (
+                    "Play cards",
+                    [
+                        ("own card then fit", [_rate(s.plays_own_fit, s.plays_own) for s in agents]),
+                        ("others' card then broke", [_rate(s.plays_other_broke, s.plays_other) for s in agents]),
+                    ],
+                    "share",
+                ),
+            ],
+        )

@@ -27,15 +27,14 @@ holder at the accounting), *businesses passed* (and their Euros), *Magnum passed
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from training.match import format_table
 
 from .analytics_common import PerAgentAnalysis, _ci, _money, _pct, _rate, plot_panels
 
-MAGNUM_AGAINST = ("Hostile Takeover", "Relatives", "Raid", "Protection Money", "Tax Inspection",
-                  "Vacation in Sweden")
+MAGNUM_AGAINST = ("Hostile Takeover", "Relatives", "Raid", "Protection Money", "Tax Inspection", "Vacation in Sweden")
 
 
 @dataclass
@@ -62,7 +61,7 @@ class IllegalAgentStats:
     removals_turn: int = 0
     removals_own: int = 0
     against: dict[str, int] = field(default_factory=dict)
-    takeovers_stopped: int = 0          # as taker
+    takeovers_stopped: int = 0  # as taker
     # passing left after a Paranoia card
     passes: int = 0
     paranoia_passed: int = 0
@@ -77,28 +76,42 @@ class IllegalAgentStats:
 
     def row(self) -> dict[str, float]:
         row = {
-            "agent": self.name, "trade_turns": self.trade_turns, "trade_offers": self.offers,
-            "trades_proposed": self.proposed, "trades_accepted": self.accepted,
+            "agent": self.name,
+            "trade_turns": self.trade_turns,
+            "trade_offers": self.offers,
+            "trades_proposed": self.proposed,
+            "trades_accepted": self.accepted,
             "trade_acceptance_rate": _rate(self.accepted, self.proposed),
-            "trades_asked": self.asked, "trades_able": self.able, "trades_agreed": self.agreed,
+            "trades_asked": self.asked,
+            "trades_able": self.able,
+            "trades_agreed": self.agreed,
             "trades_declined_while_able": self.declined_able,
             "trade_accept_rate": _rate(self.agreed, self.able),
-            "magnum_windows": self.windows, "magnum_windows_holding": self.windows_holding,
+            "magnum_windows": self.windows,
+            "magnum_windows_holding": self.windows_holding,
             "magnum_reactions": self.reactions,
             "magnum_reaction_rate": _rate(self.reactions, self.windows_holding),
-            "magnum_let_pass_holding": self.let_pass_holding, "magnum_stops": self.stops,
-            "magnum_stops_own_table": self.stops_own, "magnum_saved_value": self.saved_value,
-            "magnum_removals_window": self.removals_window, "magnum_removals_own_turn": self.removals_turn,
+            "magnum_let_pass_holding": self.let_pass_holding,
+            "magnum_stops": self.stops,
+            "magnum_stops_own_table": self.stops_own,
+            "magnum_saved_value": self.saved_value,
+            "magnum_removals_window": self.removals_window,
+            "magnum_removals_own_turn": self.removals_turn,
             "magnum_removals_own_hassle": self.removals_own,
         }
         for what in MAGNUM_AGAINST:
             row["magnum_vs_" + what.lower().replace(" ", "_")] = self.against.get(what, 0)
-        row.update({
-            "takeovers_stopped_by_magnum": self.takeovers_stopped,
-            "passes": self.passes, "paranoia_passed": self.paranoia_passed,
-            "paranoia_value_passed": self.paranoia_value, "businesses_passed": self.business_passed,
-            "business_value_passed": self.business_value, "magnum_passed": self.magnum_passed,
-        })
+        row.update(
+            {
+                "takeovers_stopped_by_magnum": self.takeovers_stopped,
+                "passes": self.passes,
+                "paranoia_passed": self.paranoia_passed,
+                "paranoia_value_passed": self.paranoia_value,
+                "businesses_passed": self.business_passed,
+                "business_value_passed": self.business_value,
+                "magnum_passed": self.magnum_passed,
+            }
+        )
         return row
 
 
@@ -108,8 +121,7 @@ class IllegalAnalysis(PerAgentAnalysis):
     title = "hidden_information"
     stats_class = IllegalAgentStats
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
         from smuggle_envs.games.illegal import actions as A
         from smuggle_envs.games.illegal import rules as R
@@ -120,7 +132,7 @@ class IllegalAnalysis(PerAgentAnalysis):
         for name in seating:
             self._stat(name)
         against_card = {A.TAKEOVER: "Hostile Takeover", A.RELATIVES: "Relatives"}
-        pending = None                   # a Magnum played on a hassle, its target still to choose
+        pending = None  # a Magnum played on a hassle, its target still to choose
         for action in actions:
             phase = state.phase
             me = self._stat(seating[state.decider])
@@ -160,7 +172,7 @@ class IllegalAnalysis(PerAgentAnalysis):
                     what = against_card[state.card]
                     me.against[what] = me.against.get(what, 0) + 1
                     self._stat(seating[state.active]).takeovers_stopped += 1
-                else:                                     # the Magnum on a hassle, off turn
+                else:  # the Magnum on a hassle, off turn
                     me.removals_window += 1
                     pending = self._magnum_on_hassle(state, me)
             elif phase in (R.PLAY, R.EXTRA) and action == A.PLAY + A.MAGNUM:
@@ -191,47 +203,155 @@ class IllegalAnalysis(PerAgentAnalysis):
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:
         agents = self.ordered()
-        parts = ["trades (with the active player): proposed = offers put to a partner; as partner, "
-                 "able = it held the cards asked for"]
-        rows = [[s.name, s.trade_turns, s.offers, s.proposed, s.accepted, _pct(_rate(s.accepted, s.proposed)),
-                 _ci(s.accepted, s.proposed), s.asked, s.able, s.agreed, s.declined_able,
-                 _pct(_rate(s.agreed, s.able))] for s in agents]
-        parts.append(format_table(
-            ["agent", "turns", "offers", "proposed", "accepted", "acceptance", "95% CI", "asked",
-             "able", "agreed", "declined while able", "accept rate"], rows))
-        parts.append("Magnum reactions: windows = times asked (everyone who might hold it is asked); "
-                     "holding = asked while holding it;\nreactions = takeovers stopped + hassles "
-                     "removed in a window; saved = Euros of the businesses a stop kept")
-        rows = [[s.name, s.windows, s.windows_holding, s.reactions,
-                 _pct(_rate(s.reactions, s.windows_holding)),
-                 s.let_pass_holding, s.stops, s.stops_own, _money(s.saved_value), s.removals_window,
-                 s.removals_turn, s.removals_own, s.takeovers_stopped] for s in agents]
-        parts.append(format_table(
-            ["agent", "windows", "holding", "reactions", "reaction rate", "let pass holding", "stops",
-             "own table", "saved", "removals in window", "on own turn", "own hassle",
-             "its takeovers stopped"], rows))
+        parts = [
+            "trades (with the active player): proposed = offers put to a partner; as partner, "
+            "able = it held the cards asked for"
+        ]
+        rows = [
+            [
+                s.name,
+                s.trade_turns,
+                s.offers,
+                s.proposed,
+                s.accepted,
+                _pct(_rate(s.accepted, s.proposed)),
+                _ci(s.accepted, s.proposed),
+                s.asked,
+                s.able,
+                s.agreed,
+                s.declined_able,
+                _pct(_rate(s.agreed, s.able)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "turns",
+                    "offers",
+                    "proposed",
+                    "accepted",
+                    "acceptance",
+                    "95% CI",
+                    "asked",
+                    "able",
+                    "agreed",
+                    "declined while able",
+                    "accept rate",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            "Magnum reactions: windows = times asked (everyone who might hold it is asked); "
+            "holding = asked while holding it;\nreactions = takeovers stopped + hassles "
+            "removed in a window; saved = Euros of the businesses a stop kept"
+        )
+        rows = [
+            [
+                s.name,
+                s.windows,
+                s.windows_holding,
+                s.reactions,
+                _pct(_rate(s.reactions, s.windows_holding)),
+                s.let_pass_holding,
+                s.stops,
+                s.stops_own,
+                _money(s.saved_value),
+                s.removals_window,
+                s.removals_turn,
+                s.removals_own,
+                s.takeovers_stopped,
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "windows",
+                    "holding",
+                    "reactions",
+                    "reaction rate",
+                    "let pass holding",
+                    "stops",
+                    "own table",
+                    "saved",
+                    "removals in window",
+                    "on own turn",
+                    "own hassle",
+                    "its takeovers stopped",
+                ],
+                rows,
+            )
+        )
         rows = [[s.name] + [s.against.get(w, 0) for w in MAGNUM_AGAINST] for s in agents]
         parts.append("Magnum played against")
         parts.append(format_table(["agent"] + list(MAGNUM_AGAINST), rows))
-        parts.append("passing left after a Paranoia card (face down): Paranoia cards passed on with "
-                     "their penalties, businesses given away")
-        rows = [[s.name, s.passes, s.paranoia_passed, _pct(_rate(s.paranoia_passed, s.passes)),
-                 _money(s.paranoia_value), s.business_passed, _money(s.business_value), s.magnum_passed]
-                for s in agents]
-        parts.append(format_table(["agent", "passes", "Paranoia passed", "share", "penalties passed",
-                                   "businesses passed", "business Euros", "Magnum passed"], rows))
+        parts.append(
+            "passing left after a Paranoia card (face down): Paranoia cards passed on with "
+            "their penalties, businesses given away"
+        )
+        rows = [
+            [
+                s.name,
+                s.passes,
+                s.paranoia_passed,
+                _pct(_rate(s.paranoia_passed, s.passes)),
+                _money(s.paranoia_value),
+                s.business_passed,
+                _money(s.business_value),
+                s.magnum_passed,
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "passes",
+                    "Paranoia passed",
+                    "share",
+                    "penalties passed",
+                    "businesses passed",
+                    "business Euros",
+                    "Magnum passed",
+                ],
+                rows,
+            )
+        )
         return "\n\n".join(parts)
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        plot_panels(path, title or "Illegal hidden information", [s.name for s in agents], [
-            ("trades", [("acceptance (proposer)", [_rate(s.accepted, s.proposed) for s in agents]),
-                        ("accept rate (partner, able)", [_rate(s.agreed, s.able) for s in agents])],
-             "share"),
-            ("Magnum: reactions when asked holding it",
-             [("reaction rate", [_rate(s.reactions, s.windows_holding) for s in agents])], "share"),
-            ("Magnum played against",
-             [(what, [s.against.get(what, 0) for s in agents]) for what in MAGNUM_AGAINST], "count"),
-            ("passing left: Paranoia cards passed / passes", [("Paranoia passed / passes",
-                               [_rate(s.paranoia_passed, s.passes) for s in agents])], "share"),
-        ])
+        plot_panels(
+            path,
+            title or "Illegal hidden information",
+            [s.name for s in agents],
+            [
+                (
+                    "trades",
+                    [
+                        ("acceptance (proposer)", [_rate(s.accepted, s.proposed) for s in agents]),
+                        ("accept rate (partner, able)", [_rate(s.agreed, s.able) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "Magnum: reactions when asked holding it",
+                    [("reaction rate", [_rate(s.reactions, s.windows_holding) for s in agents])],
+                    "share",
+                ),
+                (
+                    "Magnum played against",
+                    [(what, [s.against.get(what, 0) for s in agents]) for what in MAGNUM_AGAINST],
+                    "count",
+                ),
+                (
+                    "passing left: Paranoia cards passed / passes",
+                    [("Paranoia passed / passes", [_rate(s.paranoia_passed, s.passes) for s in agents])],
+                    "share",
+                ),
+            ],
+        )

@@ -35,8 +35,8 @@ picks were *forced* (a single option), and how often its own ship was at sea to 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from training.match import format_table
 
@@ -50,8 +50,8 @@ class ImportExportAgentStats:
     bids: int = 0
     bid_credits: int = 0
     zero_bids: int = 0
-    forced_bids: int = 0            # fewer than 2 active credits: 0 was the only bid
-    share_sum: float = 0.0          # sum of bid / active credits over bids with a choice
+    forced_bids: int = 0  # fewer than 2 active credits: 0 was the only bid
+    share_sum: float = 0.0  # sum of bid / active credits over bids with a choice
     share_bids: int = 0
     won: int = 0
     won_tie: int = 0
@@ -61,16 +61,16 @@ class ImportExportAgentStats:
     # ships won, sealed or alone
     free: int = 0
     won_other: int = 0
-    owner_fees: int = 0             # credits the owners of those ships took from the bank
+    owner_fees: int = 0  # credits the owners of those ships took from the bank
     won_own: int = 0
     won_island: int = 0
     containers: int = 0
-    containers_bought: int = 0      # taken after a won sealed bid
+    containers_bought: int = 0  # taken after a won sealed bid
     to_imports: int = 0
     to_goods: int = 0
     discarded: int = 0
     # as ship owner
-    imported_from: int = 0          # imports by others from its ships
+    imported_from: int = 0  # imports by others from its ships
     fees_received: int = 0
     # as leader
     picks: int = 0
@@ -78,7 +78,7 @@ class ImportExportAgentStats:
     picks_own: int = 0
     picks_other: int = 0
     picks_island: int = 0
-    own_at_sea: int = 0             # picks where one of its own ships could be picked
+    own_at_sea: int = 0  # picks where one of its own ships could be picked
 
     @property
     def rounds(self) -> int:
@@ -90,23 +90,42 @@ class ImportExportAgentStats:
 
     def row(self) -> dict[str, float]:
         return {
-            "agent": self.name, "import_rounds": self.rounds, "rounds_bid": self.bids,
-            "bid_credits": self.bid_credits, "mean_bid": _rate(self.bid_credits, self.bids),
-            "bids_of_0": self.zero_bids, "forced_bids_of_0": self.forced_bids,
-            "bid_share": _rate(self.share_sum, self.share_bids), "bids_with_a_choice": self.share_bids,
-            "won": self.won, "won_at_tie": self.won_tie, "lost_at_tie": self.lost_tie,
-            "win_rate": _rate(self.won, self.bids), "paid": self.paid, "overpay": self.overpay,
+            "agent": self.name,
+            "import_rounds": self.rounds,
+            "rounds_bid": self.bids,
+            "bid_credits": self.bid_credits,
+            "mean_bid": _rate(self.bid_credits, self.bids),
+            "bids_of_0": self.zero_bids,
+            "forced_bids_of_0": self.forced_bids,
+            "bid_share": _rate(self.share_sum, self.share_bids),
+            "bids_with_a_choice": self.share_bids,
+            "won": self.won,
+            "won_at_tie": self.won_tie,
+            "lost_at_tie": self.lost_tie,
+            "win_rate": _rate(self.won, self.bids),
+            "paid": self.paid,
+            "overpay": self.overpay,
             "overpay_per_win": _rate(self.overpay, self.won),
-            "ships_won": self.ships_won, "free_imports": self.free, "won_others_ship": self.won_other,
-            "owner_fees_paid_to_owners": self.owner_fees, "won_own_ship": self.won_own,
-            "won_island": self.won_island, "containers": self.containers,
-            "containers_bought": self.containers_bought, "to_imports": self.to_imports,
-            "to_goods": self.to_goods, "discarded": self.discarded,
+            "ships_won": self.ships_won,
+            "free_imports": self.free,
+            "won_others_ship": self.won_other,
+            "owner_fees_paid_to_owners": self.owner_fees,
+            "won_own_ship": self.won_own,
+            "won_island": self.won_island,
+            "containers": self.containers,
+            "containers_bought": self.containers_bought,
+            "to_imports": self.to_imports,
+            "to_goods": self.to_goods,
+            "discarded": self.discarded,
             "credits_per_container_bought": _rate(self.paid, self.containers_bought),
-            "imported_from_by_others": self.imported_from, "owner_fees_received": self.fees_received,
-            "leader_picks": self.picks, "leader_picks_forced": self.picks_forced,
-            "leader_picks_own_ship": self.picks_own, "leader_picks_others_ship": self.picks_other,
-            "leader_picks_island": self.picks_island, "leader_own_ship_at_sea": self.own_at_sea,
+            "imported_from_by_others": self.imported_from,
+            "owner_fees_received": self.fees_received,
+            "leader_picks": self.picks,
+            "leader_picks_forced": self.picks_forced,
+            "leader_picks_own_ship": self.picks_own,
+            "leader_picks_others_ship": self.picks_other,
+            "leader_picks_island": self.picks_island,
+            "leader_own_ship_at_sea": self.own_at_sea,
         }
 
 
@@ -115,10 +134,10 @@ class _Won:
     """A resolved Import round, followed while the winner places its containers."""
 
     winner: int
-    ship: int                       # -1: the supply island
+    ship: int  # -1: the supply island
     sealed: bool
-    bids: dict                      # seat -> credits bid (sealed rounds)
-    left: int                       # containers still to place
+    bids: dict  # seat -> credits bid (sealed rounds)
+    left: int  # containers still to place
     checked: bool = False
 
 
@@ -132,7 +151,7 @@ def _resolve(st, s: int, bidders: Sequence[int], bids: dict) -> tuple:
         winner, price, tied = bidders[0], 0, [bidders[0]]
     else:
         price = max(bids.values())
-        tied = [q for q in bidders if bids[q] == price]      # bidders are listed from the leader
+        tied = [q for q in bidders if bids[q] == price]  # bidders are listed from the leader
         foxes = [q for q in st.holders(st.game.foxes) if q in tied]
         winner = foxes[0] if foxes else tied[0]
     if s == ISLAND:
@@ -159,7 +178,7 @@ def _note(st, action: int):
         own = any(A.SHIP + t in options for t in (2 * player, 2 * player + 1))
         free = _resolve(st, s, bidders, {}) if len(bidders) == 1 else None
         return "ship", player, s, bidders, len(options), own, free
-    if phase == P_BID and ctx[0] + 1 == len(st.bidders):         # the last bid: all are in
+    if phase == P_BID and ctx[0] + 1 == len(st.bidders):  # the last bid: all are in
         bidders = list(st.bidders)
         bids = {q: 2 * st.bids[q] for q in bidders}
         bids[player] = 2 * (action - A.BID)
@@ -182,11 +201,10 @@ class ImportExportAnalysis(PerAgentAnalysis):
 
     def __init__(self, names: Sequence[str]):
         super().__init__(names)
-        self.mismatches = 0          # engine reveals that disagree with our resolution
-        self._open: _Won | None = None   # the last round resolved, its containers being placed
+        self.mismatches = 0  # engine reveals that disagree with our resolution
+        self._open: _Won | None = None  # the last round resolved, its containers being placed
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int],
-                 seating: Sequence[str]) -> None:
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         from smuggle_envs import make_game
 
         self.add_state(make_game(env_id, **config).new_initial_state(seed), actions, seating)
@@ -196,12 +214,12 @@ class ImportExportAnalysis(PerAgentAnalysis):
         ``arrange``), counting every Import decision, those the engine applies by itself too."""
         self.games += 1
         stats = [self._stat(name) for name in seating]
-        auto: list[tuple] = []                 # (ask, note): decisions with one public option
+        auto: list[tuple] = []  # (ask, note): decisions with one public option
         engine_ask = state._ask
 
         def ask(phase, player, options, ctx=(), public=False):
             engine_ask(phase, player, options, ctx, public)
-            if public and len(options) == 1:       # the engine applies it at once (``_run``)
+            if public and len(options) == 1:  # the engine applies it at once (``_run``)
                 note = _note(state, options[0])
                 if note is not None:
                     auto.append((state.ask, note))
@@ -215,7 +233,7 @@ class ImportExportAnalysis(PerAgentAnalysis):
                 if note is not None:
                     self._count(note, stats)
                 for pending, note in auto:
-                    if pending is not state.ask:     # else the game ended before applying it
+                    if pending is not state.ask:  # else the game ended before applying it
                         self._count(note, stats)
                 auto.clear()
         finally:
@@ -273,7 +291,7 @@ class ImportExportAnalysis(PerAgentAnalysis):
             _, p, s, zone = note
             won = self._open
             if won is None or (p, s) != (won.winner, won.ship) or won.left <= 0:
-                return                          # a power's import (Pocky), not a round's
+                return  # a power's import (Pocky), not a round's
             won.left -= 1
             me = stats[p]
             me.containers += 1
@@ -304,51 +322,174 @@ class ImportExportAnalysis(PerAgentAnalysis):
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:
         agents = self.ordered()
-        parts = ["sealed Import bids (rounds with two or more bidders; bids in credits, hidden until "
-                 "all are in): forced = fewer than 2 credits, 0 was the only bid;\nbid share = bid / its "
-                 "active credits (bids with a choice); overpay = its winning bid - the second-highest bid"]
-        rows = [[s.name, s.bids, _money(_rate(s.bid_credits, s.bids)), s.zero_bids, s.forced_bids,
-                 _pct(_rate(s.share_sum, s.share_bids)), s.won, s.won_tie, s.lost_tie,
-                 _pct(_rate(s.won, s.bids)), _ci(s.won, s.bids), _money(s.paid), _money(s.overpay),
-                 _money(_rate(s.overpay, s.won))] for s in agents]
-        parts.append(format_table(
-            ["agent", "rounds bid", "mean bid", "bids of 0", "forced", "bid share", "won", "won at tie",
-             "lost at tie", "win rate", "95% CI", "paid", "overpay", "overpay/win"], rows))
-        parts.append("ships won (sealed bids and free imports: the only bidder); owner fee = credits the "
-                     "ship's owner took from the bank;\ncontainers taken: to imports, to goods, discarded "
-                     "(no room)")
-        rows = [[s.name, s.ships_won, s.free, s.won_other, _money(s.owner_fees), s.won_own, s.won_island,
-                 s.containers, s.to_imports, s.to_goods, s.discarded,
-                 _money(_rate(s.paid, s.containers_bought)), s.imported_from, _money(s.fees_received)]
-                for s in agents]
-        parts.append(format_table(
-            ["agent", "ships won", "free imports", "others' ships", "owner fees", "own ship", "island",
-             "containers", "to imports", "to goods", "discarded", "credits/container", "imported from",
-             "fees received"], rows))
-        parts.append("as leader: the ship it picked for each Import round (forced = one option; own at "
-                     "sea = its own ship could be picked)")
-        rows = [[s.name, s.picks, s.picks_forced, s.picks_own, s.picks_other, s.picks_island, s.own_at_sea,
-                 _pct(_rate(s.picks_own, s.own_at_sea))] for s in agents]
-        parts.append(format_table(["agent", "ships picked", "forced", "own ship", "others' ships", "island",
-                                   "own at sea", "own when at sea"], rows))
+        parts = [
+            "sealed Import bids (rounds with two or more bidders; bids in credits, hidden until "
+            "all are in): forced = fewer than 2 credits, 0 was the only bid;\nbid share = bid / its "
+            "active credits (bids with a choice); overpay = its winning bid - the second-highest bid"
+        ]
+        rows = [
+            [
+                s.name,
+                s.bids,
+                _money(_rate(s.bid_credits, s.bids)),
+                s.zero_bids,
+                s.forced_bids,
+                _pct(_rate(s.share_sum, s.share_bids)),
+                s.won,
+                s.won_tie,
+                s.lost_tie,
+                _pct(_rate(s.won, s.bids)),
+                _ci(s.won, s.bids),
+                _money(s.paid),
+                _money(s.overpay),
+                _money(_rate(s.overpay, s.won)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "rounds bid",
+                    "mean bid",
+                    "bids of 0",
+                    "forced",
+                    "bid share",
+                    "won",
+                    "won at tie",
+                    "lost at tie",
+                    "win rate",
+                    "95% CI",
+                    "paid",
+                    "overpay",
+                    "overpay/win",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            "ships won (sealed bids and free imports: the only bidder); owner fee = credits the "
+            "ship's owner took from the bank;\ncontainers taken: to imports, to goods, discarded "
+            "(no room)"
+        )
+        rows = [
+            [
+                s.name,
+                s.ships_won,
+                s.free,
+                s.won_other,
+                _money(s.owner_fees),
+                s.won_own,
+                s.won_island,
+                s.containers,
+                s.to_imports,
+                s.to_goods,
+                s.discarded,
+                _money(_rate(s.paid, s.containers_bought)),
+                s.imported_from,
+                _money(s.fees_received),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "ships won",
+                    "free imports",
+                    "others' ships",
+                    "owner fees",
+                    "own ship",
+                    "island",
+                    "containers",
+                    "to imports",
+                    "to goods",
+                    "discarded",
+                    "credits/container",
+                    "imported from",
+                    "fees received",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            "as leader: the ship it picked for each Import round (forced = one option; own at "
+            "sea = its own ship could be picked)"
+        )
+        rows = [
+            [
+                s.name,
+                s.picks,
+                s.picks_forced,
+                s.picks_own,
+                s.picks_other,
+                s.picks_island,
+                s.own_at_sea,
+                _pct(_rate(s.picks_own, s.own_at_sea)),
+            ]
+            for s in agents
+        ]
+        parts.append(
+            format_table(
+                [
+                    "agent",
+                    "ships picked",
+                    "forced",
+                    "own ship",
+                    "others' ships",
+                    "island",
+                    "own at sea",
+                    "own when at sea",
+                ],
+                rows,
+            )
+        )
         if self.mismatches:
-            parts.append(f"warning: {self.mismatches} Import rounds revealed by the engine disagreed "
-                         "with the resolution of the bids")
+            parts.append(
+                f"warning: {self.mismatches} Import rounds revealed by the engine disagreed "
+                "with the resolution of the bids"
+            )
         return "\n\n".join(parts)
 
     def plot(self, path: str | os.PathLike, title: str = "") -> None:
         agents = self.ordered()
-        plot_panels(path, title or "Import / Export sealed bids", [s.name for s in agents], [
-            ("sealed bids", [("win rate", [_rate(s.won, s.bids) for s in agents]),
-                             ("bid share of credits", [_rate(s.share_sum, s.share_bids) for s in agents])],
-             "share"),
-            ("credits per sealed bid", [("mean bid", [_rate(s.bid_credits, s.bids) for s in agents]),
-                                        ("overpay per win", [_rate(s.overpay, s.won) for s in agents])],
-             "credits"),
-            ("ships won", [("free", [_rate(s.free, s.ships_won) for s in agents]),
-                           ("others' ships", [_rate(s.won_other, s.ships_won) for s in agents]),
-                           ("own ship", [_rate(s.won_own, s.ships_won) for s in agents])], "share"),
-            ("as leader: ships picked", [("own ship", [_rate(s.picks_own, s.picks) for s in agents]),
-                                         ("others' ships", [_rate(s.picks_other, s.picks) for s in agents])],
-             "share"),
-        ])
+        plot_panels(
+            path,
+            title or "Import / Export sealed bids",
+            [s.name for s in agents],
+            [
+                (
+                    "sealed bids",
+                    [
+                        ("win rate", [_rate(s.won, s.bids) for s in agents]),
+                        ("bid share of credits", [_rate(s.share_sum, s.share_bids) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "credits per sealed bid",
+                    [
+                        ("mean bid", [_rate(s.bid_credits, s.bids) for s in agents]),
+                        ("overpay per win", [_rate(s.overpay, s.won) for s in agents]),
+                    ],
+                    "credits",
+                ),
+                (
+                    "ships won",
+                    [
+                        ("free", [_rate(s.free, s.ships_won) for s in agents]),
+                        ("others' ships", [_rate(s.won_other, s.ships_won) for s in agents]),
+                        ("own ship", [_rate(s.won_own, s.ships_won) for s in agents]),
+                    ],
+                    "share",
+                ),
+                (
+                    "as leader: ships picked",
+                    [
+                        ("own ship", [_rate(s.picks_own, s.picks) for s in agents]),
+                        ("others' ships", [_rate(s.picks_other, s.picks) for s in agents]),
+                    ],
+                    "share",
+                ),
+            ],
+        )

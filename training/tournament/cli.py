@@ -15,10 +15,11 @@ that fails (an agent raised) ends the run with exit code 1; the games stored so 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 PROG = "smuggle"
 
@@ -101,12 +102,14 @@ def cmd_tournament(args) -> int:
         default = make_game(args.env_id, **config).num_players
         if len(specs) < default:
             config["num_players"] = len(specs)
-    game = make_game(args.env_id, **config)            # ConfigError names a bad option or count
+    game = make_game(args.env_id, **config)  # ConfigError names a bad option or count
     n = game.num_players
     full_config = game.config.to_dict()
     if len(specs) < n:
-        raise UsageError(f"a {n}-player game needs at least {n} agents, --agents names {len(specs)}; "
-                         f"name a spec more than once for copies (e.g. rule,random,random,random)")
+        raise UsageError(
+            f"a {n}-player game needs at least {n} agents, --agents names {len(specs)}; "
+            f"name a spec more than once for copies (e.g. rule,random,random,random)"
+        )
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -117,50 +120,85 @@ def cmd_tournament(args) -> int:
     db = _open_db(args.db, create=True)
     try:
         tournament, created = db.find_or_create(
-            args.env_id, full_config, agents, args.games, args.seed,
-            lambda: sched.game_specs(len(agents), n, args.games, args.seed))
+            args.env_id,
+            full_config,
+            agents,
+            args.games,
+            args.seed,
+            lambda: sched.game_specs(len(agents), n, args.games, args.seed),
+        )
         names = tournament.names
         deals = len(tournament.schedule) // n
         lineups = len({tuple(sorted(s.lineup)) for s in tournament.schedule})
         stored = db.count_games(tournament.id)
-        print(f"tournament {tournament.id} in {args.db}: {args.env_id}, {n} players, "
-              f"{len(names)} agents ({', '.join(names)}), seed {args.seed}")
-        print(f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {n} seat rotations "
-              f"({lineups} lineup{'s' if lineups != 1 else ''}, each pair of agents meeting equally "
-              f"often); {args.games} requested")
+        print(
+            f"tournament {tournament.id} in {args.db}: {args.env_id}, {n} players, "
+            f"{len(names)} agents ({', '.join(names)}), seed {args.seed}"
+        )
+        print(
+            f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {n} seat rotations "
+            f"({lineups} lineup{'s' if lineups != 1 else ''}, each pair of agents meeting equally "
+            f"often); {args.games} requested"
+        )
         if not created:
-            print(f"resuming: {stored} of {tournament.games} games already stored"
-                  if stored < tournament.games else f"complete: all {stored} games already stored")
+            print(
+                f"resuming: {stored} of {tournament.games} games already stored"
+                if stored < tournament.games
+                else f"complete: all {stored} games already stored"
+            )
         try:
-            summary = run_tournament(db, tournament, workers=args.workers, backend=args.backend,
-                                     ray_address=args.ray_address, progress=not args.quiet)
+            summary = run_tournament(
+                db,
+                tournament,
+                workers=args.workers,
+                backend=args.backend,
+                ray_address=args.ray_address,
+                progress=not args.quiet,
+            )
         except TournamentError as exc:
             print(f"{PROG}: error: {exc}", file=sys.stderr)
-            print(f"{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
-                  f"fix the agent and run the same command to resume", file=sys.stderr)
+            print(
+                f"{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
+                f"fix the agent and run the same command to resume",
+                file=sys.stderr,
+            )
             return 1
         except KeyboardInterrupt:
-            print(f"\n{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
-                  f"run the same command to resume", file=sys.stderr)
+            print(
+                f"\n{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
+                f"run the same command to resume",
+                file=sys.stderr,
+            )
             raise
         if summary.played or summary.duplicates:
             rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
-            print(f"played {summary.played} games in {summary.seconds:.1f} s ({rate:.1f} games/s, "
-                  f"{args.backend} backend)"
-                  + (f"; {summary.duplicates} were already stored by another run" if summary.duplicates else ""))
+            print(
+                f"played {summary.played} games in {summary.seconds:.1f} s ({rate:.1f} games/s, "
+                f"{args.backend} backend)"
+                + (f"; {summary.duplicates} were already stored by another run" if summary.duplicates else "")
+            )
         standings = standings_for(db, tournament)
-        print(f"\n=== leaderboard: openskill Plackett-Luce rating (mu - 3 sigma) over "
-              f"{standings.games} games; a shared win counts 1/k; mean-score interval over deals ===")
+        print(
+            f"\n=== leaderboard: openskill Plackett-Luce rating (mu - 3 sigma) over "
+            f"{standings.games} games; a shared win counts 1/k; mean-score interval over deals ==="
+        )
         print(leaderboard_table(standings))
         print("\n=== head to head: share of common games the row agent finished ahead ===")
         print(head_to_head_table(standings))
-        written = write_report(standings, _out_dir(args), _stem(args, tournament.id), title=args.env_id,
-                               specs={a.name: a.spec for a in tournament.agents},
-                               plots=not args.no_plots)
+        written = write_report(
+            standings,
+            _out_dir(args),
+            _stem(args, tournament.id),
+            title=args.env_id,
+            specs={a.name: a.spec for a in tournament.agents},
+            plots=not args.no_plots,
+        )
         print("\nwritten: " + ", ".join(str(p) for p in written))
         lo, hi = db.game_id_range(tournament.id)
-        print(f"replay a game: {PROG} replay {args.db} GAME_ID (this tournament's games are ids "
-              f"{lo} to {hi}); bluffing analytics: {PROG} analyze {args.db} --tournament {tournament.id}")
+        print(
+            f"replay a game: {PROG} replay {args.db} GAME_ID (this tournament's games are ids "
+            f"{lo} to {hi}); bluffing analytics: {PROG} analyze {args.db} --tournament {tournament.id}"
+        )
         return 0
     finally:
         db.close()
@@ -182,9 +220,11 @@ def cmd_replay(args) -> int:
     finally:
         db.close()
     seating = record.seating
-    print(f"game {record.id} of tournament {record.tournament_id} (deal {record.deal}, rotation "
-          f"{record.rotation}, key {record.game_key}): {record.env_id}, config {record.config}, "
-          f"seed {record.seed}, {record.decisions} decisions")
+    print(
+        f"game {record.id} of tournament {record.tournament_id} (deal {record.deal}, rotation "
+        f"{record.rotation}, key {record.game_key}): {record.env_id}, config {record.config}, "
+        f"seed {record.seed}, {record.decisions} decisions"
+    )
     print("seats: " + ", ".join(f"P{p} {name}" for p, name in enumerate(seating)))
     log = GameLog()
     state = None
@@ -199,12 +239,17 @@ def cmd_replay(args) -> int:
         print(f"{PROG}: error: stored action {log.count + 1} cannot be applied: {exc}", file=sys.stderr)
         return 1
     log.finish(state)
-    stored = ", ".join(f"P{p} ({name}) {fmt_num(s)}, rank {fmt_num(r)}"
-                       for p, (name, s, r) in enumerate(zip(seating, record.scores, record.ranks)))
+    stored = ", ".join(
+        f"P{p} ({name}) {fmt_num(s)}, rank {fmt_num(r)}"
+        for p, (name, s, r) in enumerate(zip(seating, record.scores, record.ranks))
+    )
     print(f"stored result: {stored}")
     if [float(s) for s in state.scores()] != [float(s) for s in record.scores]:
-        print(f"{PROG}: error: the replay's final scores {state.scores()} differ from the stored "
-              f"ones (was the game engine changed since?)", file=sys.stderr)
+        print(
+            f"{PROG}: error: the replay's final scores {state.scores()} differ from the stored "
+            f"ones (was the game engine changed since?)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -223,8 +268,7 @@ def cmd_analyze(args) -> int:
             raise UsageError(f"{args.db} holds no tournaments")
         if args.tournament is not None:
             if args.tournament not in ids:
-                raise UsageError(f"no tournament {args.tournament} in {args.db}; it has "
-                                 f"{', '.join(map(str, ids))}")
+                raise UsageError(f"no tournament {args.tournament} in {args.db}; it has {', '.join(map(str, ids))}")
             ids = [args.tournament]
         out = _out_dir(args)
         for i, tid in enumerate(ids):
@@ -235,8 +279,10 @@ def cmd_analyze(args) -> int:
             stored = db.count_games(tid)
             if i:
                 print()
-            print(f"=== tournament {tid}: {tournament.env_id}, {tournament.num_players} players, "
-                  f"agents {', '.join(tournament.names)}; {stored} of {tournament.games} games stored ===")
+            print(
+                f"=== tournament {tid}: {tournament.env_id}, {tournament.num_players} players, "
+                f"agents {', '.join(tournament.names)}; {stored} of {tournament.games} games stored ==="
+            )
             analysis = analyze_tournament(db, tournament)
             print(analysis.text())
             paths = analysis_paths(out, _stem(args, tid), analysis)
@@ -244,8 +290,7 @@ def cmd_analyze(args) -> int:
             analysis.write_csv(paths["csv"])
             written = [paths["csv"]]
             if not args.no_plots:
-                analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} "
-                                                  f"{analysis.title}")
+                analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} {analysis.title}")
                 written.append(paths["png"])
             print("\nwritten: " + ", ".join(str(p) for p in written))
         return 0
@@ -259,72 +304,105 @@ def register(subparsers) -> None:
     formatter = argparse.RawDescriptionHelpFormatter
 
     p = subparsers.add_parser(
-        "tournament", help="rate agents in a duplicate tournament stored in SQLite (resumable)",
+        "tournament",
+        help="rate agents in a duplicate tournament stored in SQLite (resumable)",
         formatter_class=formatter,
         description="Play a duplicate tournament and rate the agents. Every deal (seed) is played\n"
-                    "once per rotation of its lineup across the seats, so card luck cancels; with\n"
-                    "more agents than seats, the deals cycle through lineups in which every pair of\n"
-                    "agents meets equally often (--games is rounded up to whole cycles). Every game\n"
-                    "is committed to the SQLite database as it finishes; the same command resumes\n"
-                    "a killed tournament (no game lost, none played twice). Prints a leaderboard\n"
-                    "(openskill Plackett-Luce rating, win rate and mean score with 95% intervals)\n"
-                    "and a head-to-head matrix; writes them as CSV and PNG.",
+        "once per rotation of its lineup across the seats, so card luck cancels; with\n"
+        "more agents than seats, the deals cycle through lineups in which every pair of\n"
+        "agents meets equally often (--games is rounded up to whole cycles). Every game\n"
+        "is committed to the SQLite database as it finishes; the same command resumes\n"
+        "a killed tournament (no game lost, none played twice). Prints a leaderboard\n"
+        "(openskill Plackett-Luce rating, win rate and mean score with 95% intervals)\n"
+        "and a head-to-head matrix; writes them as CSV and PNG.",
         epilog="examples:\n"
-               "  smuggle tournament smuggle_v0 --players 4 --agents rule,random,random,random,random --games 200\n"
-               "  smuggle tournament smuggle_v0 --agents rule,random,ppo:runs/main/final.zip,random "
-               "--games 400 --workers 8\n"
-               "  smuggle tournament smuggle_v0 --agents rule,random,random,random --backend ray "
-               "--ray-address auto")
+        "  smuggle tournament smuggle_v0 --players 4 --agents rule,random,random,random,random --games 200\n"
+        "  smuggle tournament smuggle_v0 --agents rule,random,ppo:runs/main/final.zip,random "
+        "--games 400 --workers 8\n"
+        "  smuggle tournament smuggle_v0 --agents rule,random,random,random --backend ray "
+        "--ray-address auto",
+    )
     p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="seats per game (default: the game's default, or the number of agents if fewer)")
-    p.add_argument("--agents", required=True, metavar="SPECS",
-                   help="comma-separated agent specs, at least N: random, rule, ppo:PATH, ...; a spec "
-                        "named twice gives two agents (random, random#2)")
-    p.add_argument("--games", type=int, default=100, metavar="G",
-                   help="games to play at least (default: 100; rounded up to whole schedule cycles)")
-    p.add_argument("--seed", type=int, default=0, metavar="K",
-                   help="base seed: deal d uses seed K+d (default: 0)")
-    p.add_argument("--config", action="append", metavar="KEY=VALUE",
-                   help="a game option, repeatable (e.g. --config bankruptcy=eliminate)")
-    p.add_argument("--workers", type=int, metavar="W",
-                   help="local processes, 1 = in this process (default: the CPU count); with Ray, "
-                        "tasks in flight (default: the cluster's CPUs)")
-    p.add_argument("--db", default="results.sqlite", metavar="FILE",
-                   help="the SQLite database (default: results.sqlite)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local process pool (default) or a Ray cluster (pip install 'ray[default]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="Ray cluster to join (e.g. auto, ray://head:10001); default: a local Ray, "
-                        "or RAY_ADDRESS when set")
+    p.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="seats per game (default: the game's default, or the number of agents if fewer)",
+    )
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="SPECS",
+        help="comma-separated agent specs, at least N: random, rule, ppo:PATH, ...; a spec "
+        "named twice gives two agents (random, random#2)",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="G",
+        help="games to play at least (default: 100; rounded up to whole schedule cycles)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed: deal d uses seed K+d (default: 0)")
+    p.add_argument(
+        "--config",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (e.g. --config bankruptcy=eliminate)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="W",
+        help="local processes, 1 = in this process (default: the CPU count); with Ray, "
+        "tasks in flight (default: the cluster's CPUs)",
+    )
+    p.add_argument(
+        "--db", default="results.sqlite", metavar="FILE", help="the SQLite database (default: results.sqlite)"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local process pool (default) or a Ray cluster (pip install 'ray[default]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="Ray cluster to join (e.g. auto, ray://head:10001); default: a local Ray, or RAY_ADDRESS when set",
+    )
     p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
     p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
 
     p = subparsers.add_parser(
-        "replay", help="print a game stored in a tournament database, turn by turn",
+        "replay",
+        help="print a game stored in a tournament database, turn by turn",
         description="Print game GAME_ID (see the games table, or the ids in 'smuggle analyze') of "
-                    "a tournament database turn by turn, with the agent in each seat, the table at "
-                    "every round, the final scores, and a check against the stored result.")
+        "a tournament database turn by turn, with the agent in each seat, the table at "
+        "every round, the final scores, and a check against the stored result.",
+    )
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's id in the database")
     p.set_defaults(func=cmd_replay)
 
     p = subparsers.add_parser(
-        "analyze", help="bluffing analytics of the games in a tournament database",
+        "analyze",
+        help="bluffing analytics of the games in a tournament database",
         formatter_class=formatter,
         description="Replay every stored game and report each agent's hidden-information behaviour.\n"
-                    "Smuggle: how often it declares untruthfully, the duty it leaves undeclared,\n"
-                    "how often its lies are caught and by whom, its profit from lying; as Officer\n"
-                    "its search rate and precision; as next player its Informer rate and precision;\n"
-                    "Diplomatic Bag claims true and false. CIQ: smuggle rate, Smuggles caught, Fire\n"
-                    "rate and precision. Illegal: trades offered and accepted, Magnum reactions,\n"
-                    "cards passed after Paranoia. Humble smuggle: face-down selections that broke or\n"
-                    "fit the round's rule. Import / Export: sealed Import bids (mean bid, share of\n"
-                    "credits, wins and ties, overpay over the second-highest bid), ships won (free,\n"
-                    "own or another's, owner fees, containers) and the leader's ship picks. Other\n"
-                    "games: a count of decisions. Printed, and written as CSV and PNG.")
+        "Smuggle: how often it declares untruthfully, the duty it leaves undeclared,\n"
+        "how often its lies are caught and by whom, its profit from lying; as Officer\n"
+        "its search rate and precision; as next player its Informer rate and precision;\n"
+        "Diplomatic Bag claims true and false. CIQ: smuggle rate, Smuggles caught, Fire\n"
+        "rate and precision. Illegal: trades offered and accepted, Magnum reactions,\n"
+        "cards passed after Paranoia. Humble smuggle: face-down selections that broke or\n"
+        "fit the round's rule. Import / Export: sealed Import bids (mean bid, share of\n"
+        "credits, wins and ties, overpay over the second-highest bid), ships won (free,\n"
+        "own or another's, owner fees, containers) and the leader's ship picks. Other\n"
+        "games: a count of decisions. Printed, and written as CSV and PNG.",
+    )
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
     p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
@@ -356,13 +434,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:                    # e.g. '... replay DB 3 | head': stop quietly
+    except BrokenPipeError:  # e.g. '... replay DB 3 | head': stop quietly
         import os
 
-        try:
+        with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
         return 1
 
 

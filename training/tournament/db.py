@@ -31,9 +31,10 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .schedule import SCHEDULE_VERSION, GameSpec
 
@@ -106,8 +107,7 @@ class AgentEntry:
     fingerprint: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"name": self.name, "spec": self.spec, "play_spec": self.play_spec,
-                "fingerprint": self.fingerprint}
+        return {"name": self.name, "spec": self.spec, "play_spec": self.play_spec, "fingerprint": self.fingerprint}
 
 
 @dataclass(frozen=True)
@@ -169,12 +169,18 @@ class GameResult:
     ranks: list[float]
 
 
-def tournament_key(env_id: str, config: dict[str, Any], agents: Sequence[AgentEntry],
-                   requested_games: int, seed: int) -> str:
+def tournament_key(
+    env_id: str, config: dict[str, Any], agents: Sequence[AgentEntry], requested_games: int, seed: int
+) -> str:
     """The identity of a tournament: what the command asked for (not workers or backend)."""
-    data = {"env_id": env_id, "config": config, "games": requested_games, "seed": seed,
-            "agents": [[a.name, a.spec, a.fingerprint] for a in agents],
-            "schedule_version": SCHEDULE_VERSION}
+    data = {
+        "env_id": env_id,
+        "config": config,
+        "games": requested_games,
+        "seed": seed,
+        "agents": [[a.name, a.spec, a.fingerprint] for a in agents],
+        "schedule_version": SCHEDULE_VERSION,
+    }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 
@@ -197,9 +203,9 @@ class TournamentDB:
             self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA busy_timeout = 60000")
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":           # e.g. a file system without shared memory
+            if mode.lower() != "wal":  # e.g. a file system without shared memory
                 self.conn.execute("PRAGMA journal_mode = DELETE")
-            self.conn.execute("PRAGMA synchronous = NORMAL")   # durable against a killed process
+            self.conn.execute("PRAGMA synchronous = NORMAL")  # durable against a killed process
             self.conn.execute("PRAGMA foreign_keys = ON")
             tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not create and "tournaments" not in tables:
@@ -208,8 +214,9 @@ class TournamentDB:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
-                self.conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
-                                  (str(SCHEMA_VERSION),))
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"cannot use {str(path)!r} as a tournament database: {exc}") from None
 
@@ -220,17 +227,22 @@ class TournamentDB:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "TournamentDB":
+    def __enter__(self) -> TournamentDB:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
     # ----- tournaments -------------------------------------------------------------------------
-    def find_or_create(self, env_id: str, config: dict[str, Any], agents: Sequence[AgentEntry],
-                       requested_games: int, seed: int,
-                       schedule: Sequence[GameSpec] | Callable[[], Sequence[GameSpec]],
-                       ) -> tuple[Tournament, bool]:
+    def find_or_create(
+        self,
+        env_id: str,
+        config: dict[str, Any],
+        agents: Sequence[AgentEntry],
+        requested_games: int,
+        seed: int,
+        schedule: Sequence[GameSpec] | Callable[[], Sequence[GameSpec]],
+    ) -> tuple[Tournament, bool]:
         """The tournament with this identity, created with ``schedule`` (a list of specs, or a
         function making it, called only for a new tournament) if new; returns ``(tournament,
         created)``. An existing tournament keeps its stored schedule."""
@@ -242,48 +254,66 @@ class TournamentDB:
             schedule = schedule()
         with self._tx():
             row = self.conn.execute("SELECT id FROM tournaments WHERE key = ?", (key,)).fetchone()
-            if row is not None:                   # created by a concurrent run meanwhile
+            if row is not None:  # created by a concurrent run meanwhile
                 return self.tournament(row[0]), False
             cur = self.conn.execute(
                 "INSERT INTO tournaments (key, env_id, config, agents, requested_games, games, seed, "
                 "schedule, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, env_id, _dumps(config), _dumps([a.to_dict() for a in agents]), requested_games,
-                 len(schedule), seed, _dumps([s.to_list() for s in schedule]), _now()))
+                (
+                    key,
+                    env_id,
+                    _dumps(config),
+                    _dumps([a.to_dict() for a in agents]),
+                    requested_games,
+                    len(schedule),
+                    seed,
+                    _dumps([s.to_list() for s in schedule]),
+                    _now(),
+                ),
+            )
             tid = cur.lastrowid
         return self.tournament(tid), True
 
     def tournament(self, tournament_id: int) -> Tournament:
         row = self.conn.execute(
             "SELECT id, key, env_id, config, agents, requested_games, games, seed, schedule, created "
-            "FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+            "FROM tournaments WHERE id = ?",
+            (tournament_id,),
+        ).fetchone()
         if row is None:
-            known = [t for t, in self.conn.execute("SELECT id FROM tournaments ORDER BY id")]
-            raise DatabaseError(f"no tournament {tournament_id} in {str(self.path)!r}; "
-                                f"it has {_list_ids(known)}")
+            known = [t for (t,) in self.conn.execute("SELECT id FROM tournaments ORDER BY id")]
+            raise DatabaseError(f"no tournament {tournament_id} in {str(self.path)!r}; it has {_list_ids(known)}")
         tid, key, env_id, config, agents, requested, games, seed, schedule, created = row
         return Tournament(
-            tid, key, env_id, json.loads(config),
-            tuple(AgentEntry(**a) for a in json.loads(agents)), requested, games, seed,
-            tuple(GameSpec.from_list(item) for item in json.loads(schedule)), created)
+            tid,
+            key,
+            env_id,
+            json.loads(config),
+            tuple(AgentEntry(**a) for a in json.loads(agents)),
+            requested,
+            games,
+            seed,
+            tuple(GameSpec.from_list(item) for item in json.loads(schedule)),
+            created,
+        )
 
     def tournament_ids(self) -> list[int]:
-        return [t for t, in self.conn.execute("SELECT id FROM tournaments ORDER BY id")]
+        return [t for (t,) in self.conn.execute("SELECT id FROM tournaments ORDER BY id")]
 
     # ----- games -------------------------------------------------------------------------------
     def game_id_range(self, tournament_id: int) -> tuple[int | None, int | None]:
         """The smallest and largest game id of a tournament (None, None if it has no games)."""
-        return tuple(self.conn.execute("SELECT MIN(id), MAX(id) FROM games WHERE tournament_id = ?",
-                                       (tournament_id,)).fetchone())
+        return tuple(
+            self.conn.execute("SELECT MIN(id), MAX(id) FROM games WHERE tournament_id = ?", (tournament_id,)).fetchone()
+        )
 
     def played_keys(self, tournament_id: int) -> set[str]:
-        return {k for k, in self.conn.execute(
-            "SELECT game_key FROM games WHERE tournament_id = ?", (tournament_id,))}
+        return {k for (k,) in self.conn.execute("SELECT game_key FROM games WHERE tournament_id = ?", (tournament_id,))}
 
     def count_games(self, tournament_id: int | None = None) -> int:
         if tournament_id is None:
             return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
-                                 (tournament_id,)).fetchone()[0]
+        return self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tournament_id,)).fetchone()[0]
 
     def insert_game(self, tournament: Tournament, spec: GameSpec, result: dict[str, Any]) -> bool:
         """Store one finished game in its own transaction; False if its key was already stored.
@@ -298,44 +328,94 @@ class TournamentDB:
                 "seating, agents, scores, ranks, actions, decisions, terminal, duration, finished) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (tournament_id, game_key) DO NOTHING",
-                (tournament.id, spec.game_key, spec.deal, spec.rotation, spec.seed, tournament.env_id,
-                 _dumps(tournament.config), _dumps([names[a] for a in spec.seating]),
-                 _dumps([play_specs[a] for a in spec.seating]), _dumps(result["scores"]),
-                 _dumps(result["ranks"]), _dumps(result["actions"]), len(result["actions"]),
-                 int(bool(result.get("terminal", True))), float(result.get("duration", 0.0)), _now()))
+                (
+                    tournament.id,
+                    spec.game_key,
+                    spec.deal,
+                    spec.rotation,
+                    spec.seed,
+                    tournament.env_id,
+                    _dumps(tournament.config),
+                    _dumps([names[a] for a in spec.seating]),
+                    _dumps([play_specs[a] for a in spec.seating]),
+                    _dumps(result["scores"]),
+                    _dumps(result["ranks"]),
+                    _dumps(result["actions"]),
+                    len(result["actions"]),
+                    int(bool(result.get("terminal", True))),
+                    float(result.get("duration", 0.0)),
+                    _now(),
+                ),
+            )
             return cur.rowcount == 1
 
-    _GAME_COLUMNS = ("id, tournament_id, game_key, deal, rotation, seed, env_id, config, seating, "
-                     "agents, scores, ranks, actions, decisions, terminal, duration, finished")
+    _GAME_COLUMNS = (
+        "id, tournament_id, game_key, deal, rotation, seed, env_id, config, seating, "
+        "agents, scores, ranks, actions, decisions, terminal, duration, finished"
+    )
 
     @staticmethod
     def _record(row) -> GameRecord:
-        (gid, tid, key, deal, rotation, seed, env_id, config, seating, agents, scores, ranks,
-         actions, decisions, terminal, duration, finished) = row
-        return GameRecord(gid, tid, key, deal, rotation, seed, env_id, json.loads(config),
-                          json.loads(seating), json.loads(agents), json.loads(scores),
-                          json.loads(ranks), json.loads(actions), decisions, bool(terminal),
-                          duration, finished)
+        (
+            gid,
+            tid,
+            key,
+            deal,
+            rotation,
+            seed,
+            env_id,
+            config,
+            seating,
+            agents,
+            scores,
+            ranks,
+            actions,
+            decisions,
+            terminal,
+            duration,
+            finished,
+        ) = row
+        return GameRecord(
+            gid,
+            tid,
+            key,
+            deal,
+            rotation,
+            seed,
+            env_id,
+            json.loads(config),
+            json.loads(seating),
+            json.loads(agents),
+            json.loads(scores),
+            json.loads(ranks),
+            json.loads(actions),
+            decisions,
+            bool(terminal),
+            duration,
+            finished,
+        )
 
     def games(self, tournament_id: int) -> Iterator[GameRecord]:
         """The tournament's games in schedule order (deal, then rotation), whatever order they
         finished in, so everything computed from them is the same after a resume."""
-        cur = self.conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE tournament_id = ? "
-                                "ORDER BY deal, rotation", (tournament_id,))
+        cur = self.conn.execute(
+            f"SELECT {self._GAME_COLUMNS} FROM games WHERE tournament_id = ? ORDER BY deal, rotation", (tournament_id,)
+        )
         for row in cur:
             yield self._record(row)
 
     def results(self, tournament_id: int) -> Iterator[GameResult]:
         """Like ``games`` without the action lists (what ratings need), in schedule order."""
-        cur = self.conn.execute("SELECT id, game_key, deal, rotation, seating, scores, ranks FROM games "
-                                "WHERE tournament_id = ? ORDER BY deal, rotation", (tournament_id,))
+        cur = self.conn.execute(
+            "SELECT id, game_key, deal, rotation, seating, scores, ranks FROM games "
+            "WHERE tournament_id = ? ORDER BY deal, rotation",
+            (tournament_id,),
+        )
         for gid, key, deal, rotation, seating, scores, ranks in cur:
-            yield GameResult(gid, key, deal, rotation, json.loads(seating), json.loads(scores),
-                             json.loads(ranks))
+            yield GameResult(gid, key, deal, rotation, json.loads(seating), json.loads(scores), json.loads(ranks))
 
     def game(self, game_id: int) -> GameRecord:
-        row = self.conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id = ?",
-                                (game_id,)).fetchone()
+        row = self.conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             lo, hi = self.conn.execute("SELECT MIN(id), MAX(id) FROM games").fetchone()
             have = "no games" if lo is None else f"game ids {lo} to {hi}"
@@ -351,13 +431,17 @@ class TournamentDB:
             self.conn.executemany(
                 "INSERT INTO ratings (tournament_id, agent, mu, sigma, ordinal, games, updated) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(tournament_id, a, mu, sigma, ordinal, g, now) for a, mu, sigma, ordinal, g in ratings])
+                [(tournament_id, a, mu, sigma, ordinal, g, now) for a, mu, sigma, ordinal, g in ratings],
+            )
 
     def ratings(self, tournament_id: int) -> dict[str, tuple[float, float, float, int]]:
         """Stored ratings: agent -> (mu, sigma, ordinal, games)."""
-        return {a: (mu, sigma, o, g) for a, mu, sigma, o, g in self.conn.execute(
-            "SELECT agent, mu, sigma, ordinal, games FROM ratings WHERE tournament_id = ?",
-            (tournament_id,))}
+        return {
+            a: (mu, sigma, o, g)
+            for a, mu, sigma, o, g in self.conn.execute(
+                "SELECT agent, mu, sigma, ordinal, games FROM ratings WHERE tournament_id = ?", (tournament_id,)
+            )
+        }
 
 
 class _Transaction:

@@ -16,15 +16,44 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from training.match import wilson_interval
 
 Z95 = 1.959963984540054
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_T975 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 
 
 def t975(df: int) -> float:
@@ -35,7 +64,7 @@ def t975(df: int) -> float:
     if df <= len(_T975):
         return _T975[df - 1]
     z = Z95
-    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -90,10 +119,10 @@ class AgentStanding:
 
 @dataclass
 class Standings:
-    agents: list[AgentStanding]                 # sorted by ordinal, best first
-    names: list[str]                            # the tournament's agent order
-    ahead: list[list[float]]                    # ahead[i][j]: games i finished ahead of j (ties 1/2)
-    met: list[list[int]]                        # met[i][j]: games i and j both played
+    agents: list[AgentStanding]  # sorted by ordinal, best first
+    names: list[str]  # the tournament's agent order
+    ahead: list[list[float]]  # ahead[i][j]: games i finished ahead of j (ties 1/2)
+    met: list[list[int]]  # met[i][j]: games i and j both played
     games: int
 
     def head_to_head(self, a: str, b: str) -> float:
@@ -153,6 +182,5 @@ def compute_standings(names: Sequence[str], games: Iterable, model=None) -> Stan
 def standings_for(db, tournament) -> Standings:
     """The standings of a stored tournament; also saves its ratings in the database."""
     standings = compute_standings(tournament.names, db.results(tournament.id))
-    db.save_ratings(tournament.id, [(s.name, s.mu, s.sigma, s.ordinal, s.games)
-                                    for s in standings.agents])
+    db.save_ratings(tournament.id, [(s.name, s.mu, s.sigma, s.ordinal, s.games) for s in standings.agents])
     return standings

@@ -8,8 +8,8 @@ from __future__ import annotations
 import csv
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from training.match import fmt_num, format_table
 
@@ -32,11 +32,26 @@ def leaderboard_table(standings: Standings) -> str:
     for i, s in enumerate(standings.agents, 1):
         wlo, whi = s.win_interval
         slo, shi = s.score_interval
-        rows.append([i, s.name, f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", s.games,
-                     fmt_num(round(s.wins, 2)), _pct(s.win_rate), f"[{_pct(wlo)}, {_pct(whi)}]",
-                     _num(s.mean_score), f"[{_num(slo)}, {_num(shi)}]"])
-    return format_table(["#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate",
-                         "95% CI", "mean score", "95% CI"], rows, align="rlrrrrrrrrr")
+        rows.append(
+            [
+                i,
+                s.name,
+                f"{s.ordinal:.2f}",
+                f"{s.mu:.2f}",
+                f"{s.sigma:.2f}",
+                s.games,
+                fmt_num(round(s.wins, 2)),
+                _pct(s.win_rate),
+                f"[{_pct(wlo)}, {_pct(whi)}]",
+                _num(s.mean_score),
+                f"[{_num(slo)}, {_num(shi)}]",
+            ]
+        )
+    return format_table(
+        ["#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate", "95% CI", "mean score", "95% CI"],
+        rows,
+        align="rlrrrrrrrrr",
+    )
 
 
 def head_to_head_table(standings: Standings) -> str:
@@ -52,15 +67,50 @@ def write_leaderboard_csv(standings: Standings, path: str | os.PathLike, specs: 
     specs = specs or {}
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["rank", "agent", "spec", "rating", "mu", "sigma", "rating_low", "rating_high",
-                    "games", "wins", "win_rate", "win_low", "win_high", "mean_score", "score_low",
-                    "score_high"])
+        w.writerow(
+            [
+                "rank",
+                "agent",
+                "spec",
+                "rating",
+                "mu",
+                "sigma",
+                "rating_low",
+                "rating_high",
+                "games",
+                "wins",
+                "win_rate",
+                "win_low",
+                "win_high",
+                "mean_score",
+                "score_low",
+                "score_high",
+            ]
+        )
         for i, s in enumerate(standings.agents, 1):
             rlo, rhi = s.rating_interval
             wlo, whi = s.win_interval
             slo, shi = s.score_interval
-            w.writerow([i, s.name, specs.get(s.name, ""), s.ordinal, s.mu, s.sigma, rlo, rhi, s.games,
-                        s.wins, s.win_rate, wlo, whi, s.mean_score, slo, shi])
+            w.writerow(
+                [
+                    i,
+                    s.name,
+                    specs.get(s.name, ""),
+                    s.ordinal,
+                    s.mu,
+                    s.sigma,
+                    rlo,
+                    rhi,
+                    s.games,
+                    s.wins,
+                    s.win_rate,
+                    wlo,
+                    whi,
+                    s.mean_score,
+                    slo,
+                    shi,
+                ]
+            )
 
 
 def write_head_to_head_csv(standings: Standings, path: str | os.PathLike) -> None:
@@ -72,8 +122,7 @@ def write_head_to_head_csv(standings: Standings, path: str | os.PathLike) -> Non
             for j, b in enumerate(standings.names):
                 if i != j:
                     met = standings.met[i][j]
-                    w.writerow([a, b, met, standings.ahead[i][j],
-                                standings.ahead[i][j] / met if met else ""])
+                    w.writerow([a, b, met, standings.ahead[i][j], standings.ahead[i][j] / met if met else ""])
 
 
 def _canvas(width: float, height: float):
@@ -93,10 +142,12 @@ def plot_ratings(standings: Standings, path: str | os.PathLike, title: str = "")
     ys = list(range(len(agents)))[::-1]
     mus = [s.mu for s in agents]
     errs = [1.959963984540054 * s.sigma for s in agents]
-    ax.errorbar(mus, ys, xerr=errs, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4,
-                label="mu with 95% interval")
-    ax.scatter([s.ordinal for s in agents], ys, marker="|", s=200, color="tab:red",
-               label="rating (mu - 3 sigma)", zorder=3)
+    ax.errorbar(
+        mus, ys, xerr=errs, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4, label="mu with 95% interval"
+    )
+    ax.scatter(
+        [s.ordinal for s in agents], ys, marker="|", s=200, color="tab:red", label="rating (mu - 3 sigma)", zorder=3
+    )
     ax.set_yticks(ys)
     ax.set_yticklabels([s.name for s in agents])
     ax.set_xlabel("openskill Plackett-Luce rating")
@@ -118,8 +169,15 @@ def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str 
     for i in range(k):
         for j in range(k):
             if not math.isnan(matrix[i][j]):
-                ax.text(j, i, f"{100 * matrix[i][j]:.0f}%", ha="center", va="center", fontsize=8,
-                        color="white" if abs(matrix[i][j] - 0.5) > 0.3 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{100 * matrix[i][j]:.0f}%",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if abs(matrix[i][j] - 0.5) > 0.3 else "black",
+                )
     ax.set_xticks(range(k))
     ax.set_yticks(range(k))
     ax.set_xticklabels(order, rotation=45, ha="right")
@@ -135,12 +193,22 @@ def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str 
 def report_paths(out_dir: str | os.PathLike, stem: str) -> dict[str, Path]:
     """The files of a report: ``<stem>_leaderboard.csv`` and so on, in ``out_dir``."""
     out = Path(out_dir)
-    return {"leaderboard": out / f"{stem}_leaderboard.csv", "h2h_csv": out / f"{stem}_head_to_head.csv",
-            "ratings_png": out / f"{stem}_ratings.png", "h2h_png": out / f"{stem}_head_to_head.png"}
+    return {
+        "leaderboard": out / f"{stem}_leaderboard.csv",
+        "h2h_csv": out / f"{stem}_head_to_head.csv",
+        "ratings_png": out / f"{stem}_ratings.png",
+        "h2h_png": out / f"{stem}_head_to_head.png",
+    }
 
 
-def write_report(standings: Standings, out_dir: str | os.PathLike, stem: str,
-                 title: str = "", specs: dict[str, str] | None = None, plots: bool = True) -> list[Path]:
+def write_report(
+    standings: Standings,
+    out_dir: str | os.PathLike,
+    stem: str,
+    title: str = "",
+    specs: dict[str, str] | None = None,
+    plots: bool = True,
+) -> list[Path]:
     """Write the CSV files (and PNG plots); returns the paths written."""
     paths = report_paths(out_dir, stem)
     Path(out_dir).mkdir(parents=True, exist_ok=True)
@@ -149,8 +217,7 @@ def write_report(standings: Standings, out_dir: str | os.PathLike, stem: str,
     written = [paths["leaderboard"], paths["h2h_csv"]]
     if plots:
         plot_ratings(standings, paths["ratings_png"], title=f"{title} ratings".strip())
-        plot_head_to_head(standings, paths["h2h_png"],
-                          title=f"{title} head to head".strip())
+        plot_head_to_head(standings, paths["h2h_png"], title=f"{title} head to head".strip())
         written += [paths["ratings_png"], paths["h2h_png"]]
     return written
 

@@ -15,15 +15,16 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .db import AgentEntry, Tournament, TournamentDB
 from .schedule import GameSpec
 
 BACKENDS = ("local", "ray")
-RAY_BATCH = 4              # games per Ray task (amortises the per-task overhead)
+RAY_BATCH = 4  # games per Ray task (amortises the per-task overhead)
 
 
 class TournamentError(Exception):
@@ -53,8 +54,7 @@ def _file_fingerprint(arg: str) -> tuple[str, str]:
     return str(path.resolve()), digest.hexdigest()[:16]
 
 
-def resolve_agents(game, specs: Sequence[str],
-                   warn: Callable[[str], None] | None = None) -> list[AgentEntry]:
+def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | None = None) -> list[AgentEntry]:
     """Check every spec by building it once (``training.match.build_agent``: a known kind with no
     bot for this game falls back to ``random`` with a warning and the label ``"rule->random"``),
     and return the tournament's agents with unique names."""
@@ -66,11 +66,10 @@ def resolve_agents(game, specs: Sequence[str],
             _, label = build_agent(spec, game, seed=0, warn=warn)
         except UsageError:
             raise
-        except Exception as exc:  # noqa: BLE001 - e.g. a missing checkpoint: one line for the user
-            raise UsageError(f"cannot build agent {spec!r} for {game.env_id}: "
-                             f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:
+            raise UsageError(f"cannot build agent {spec!r} for {game.env_id}: {type(exc).__name__}: {exc}") from None
         kind, colon, arg = spec.partition(":")
-        if label != spec:                         # the fallback agent plays this seat
+        if label != spec:  # the fallback agent plays this seat
             play_spec, fingerprint = "random", ""
         else:
             path, fingerprint = _file_fingerprint(arg)
@@ -78,8 +77,10 @@ def resolve_agents(game, specs: Sequence[str],
         labels.append(label)
         play_specs.append(play_spec)
         prints.append(fingerprint)
-    return [AgentEntry(name, spec, play, fp)
-            for name, spec, play, fp in zip(unique_names(labels), specs, play_specs, prints)]
+    return [
+        AgentEntry(name, spec, play, fp)
+        for name, spec, play, fp in zip(unique_names(labels), specs, play_specs, prints)
+    ]
 
 
 # ----- the worker side ---------------------------------------------------------------------------
@@ -106,8 +107,9 @@ def _agent(game, env_id: str, config_json: str, index: int, play_spec: str):
     return _CACHE[key]
 
 
-def play_games(env_id: str, config_json: str, play_specs: Sequence[str],
-               items: Sequence[tuple[str, int, Sequence[int]]]) -> list[tuple[str, dict[str, Any]]]:
+def play_games(
+    env_id: str, config_json: str, play_specs: Sequence[str], items: Sequence[tuple[str, int, Sequence[int]]]
+) -> list[tuple[str, dict[str, Any]]]:
     """Play ``items`` of ``(game_key, seed, seating)``; returns ``(game_key, result)`` pairs.
     Runs in a worker (any backend) or in-process."""
     from agents.arena import play_game
@@ -121,12 +123,22 @@ def play_games(env_id: str, config_json: str, play_specs: Sequence[str],
         try:
             state = play_game(game, seat_agents, seed)
         except Exception as exc:
-            raise TournamentError(f"game {key} (seed {seed}, seating {list(seating)}) failed: "
-                                  f"{type(exc).__name__}: {exc}") from exc
+            raise TournamentError(
+                f"game {key} (seed {seed}, seating {list(seating)}) failed: {type(exc).__name__}: {exc}"
+            ) from exc
         scores = [float(s) for s in state.scores()]
-        out.append((key, {"scores": scores, "ranks": ranks(scores), "actions": list(state.history),
-                          "terminal": state.is_terminal(),
-                          "duration": time.perf_counter() - start}))
+        out.append(
+            (
+                key,
+                {
+                    "scores": scores,
+                    "ranks": ranks(scores),
+                    "actions": list(state.history),
+                    "terminal": state.is_terminal(),
+                    "duration": time.perf_counter() - start,
+                },
+            )
+        )
     return out
 
 
@@ -138,10 +150,10 @@ def _worker_init(parent_pid: int) -> None:
             import ctypes
 
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGTERM)          # PR_SET_PDEATHSIG
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
-    if os.getppid() != parent_pid:                  # the parent died before prctl took effect
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
 
 
@@ -149,9 +161,9 @@ def _worker_init(parent_pid: int) -> None:
 @dataclass
 class RunSummary:
     scheduled: int
-    already: int          # games found in the database before this run
-    played: int           # games played and stored by this run
-    duplicates: int       # games played but found already stored (another run stored them first)
+    already: int  # games found in the database before this run
+    played: int  # games played and stored by this run
+    duplicates: int  # games played but found already stored (another run stored them first)
     seconds: float
 
 
@@ -166,9 +178,14 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_tournament(db: TournamentDB, tournament: Tournament, workers: int | None = None,
-                   backend: str = "local", ray_address: str | None = None,
-                   progress: bool = True) -> RunSummary:
+def run_tournament(
+    db: TournamentDB,
+    tournament: Tournament,
+    workers: int | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> RunSummary:
     """Play every game of ``tournament`` that ``db`` does not hold yet and store each result as
     it arrives. ``workers``: local processes (1 = in this process; default: the CPU count) or
     Ray tasks in flight (default: the cluster's CPUs)."""
@@ -200,7 +217,7 @@ def run_tournament(db: TournamentDB, tournament: Tournament, workers: int | None
         if backend == "ray":
             _run_ray(args, todo, workers, ray_address, store)
         elif (workers or default_workers()) <= 1 or len(todo) == 1:
-            _CACHE.clear()                     # agents of an earlier run (a checkpoint may have changed)
+            _CACHE.clear()  # agents of an earlier run (a checkpoint may have changed)
             for item in _items(todo):
                 for key, result in play_games(*args, [item]):
                     store(key, result)
@@ -220,8 +237,9 @@ def _progress_bar(total: int, initial: int, enabled: bool):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, initial=initial, file=sys.stderr, desc="games", unit="game",
-                leave=False, dynamic_ncols=True)
+    return tqdm(
+        total=total, initial=initial, file=sys.stderr, desc="games", unit="game", leave=False, dynamic_ncols=True
+    )
 
 
 def _pool_context():
@@ -237,12 +255,13 @@ def _run_pool(args, todo: Sequence[GameSpec], workers: int, store) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     items = iter(_items(todo))
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=_pool_context(), initializer=_worker_init, initargs=(os.getpid(),)
+    )
     pending: set = set()
     try:
         while True:
-            while len(pending) < 4 * workers:            # a bounded queue: a kill loses little
+            while len(pending) < 4 * workers:  # a bounded queue: a kill loses little
                 item = next(items, None)
                 if item is None:
                     break
@@ -251,7 +270,7 @@ def _run_pool(args, todo: Sequence[GameSpec], workers: int, store) -> None:
                 break
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                for key, result in future.result():       # re-raises a worker's TournamentError
+                for key, result in future.result():  # re-raises a worker's TournamentError
                     store(key, result)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -265,8 +284,9 @@ def _run_ray(args, todo: Sequence[GameSpec], workers: int | None, address: str |
     try:
         import ray
     except ImportError:
-        raise UsageError("--backend ray needs Ray: pip install 'ray[default]' "
-                         "(or the project's extra: pip install -e '.[ray]')") from None
+        raise UsageError(
+            "--backend ray needs Ray: pip install 'ray[default]' (or the project's extra: pip install -e '.[ray]')"
+        ) from None
     started = False
     if not ray.is_initialized():
         if address:
@@ -277,7 +297,7 @@ def _run_ray(args, todo: Sequence[GameSpec], workers: int | None, address: str |
             # Ship this checkout's code to the cluster's workers (they still need numpy etc.).
             ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
         elif os.environ.get("RAY_ADDRESS"):
-            ray.init()                              # the cluster named by RAY_ADDRESS
+            ray.init()  # the cluster named by RAY_ADDRESS
         else:
             ray.init(num_cpus=workers, include_dashboard=False)
         started = True
@@ -285,7 +305,7 @@ def _run_ray(args, todo: Sequence[GameSpec], workers: int | None, address: str |
         in_flight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         remote = ray.remote(num_cpus=1, max_retries=2)(play_games)
         items = _items(todo)
-        batches = iter([items[i:i + RAY_BATCH] for i in range(0, len(items), RAY_BATCH)])
+        batches = iter([items[i : i + RAY_BATCH] for i in range(0, len(items), RAY_BATCH)])
         pending: list = []
         try:
             while True:
@@ -299,7 +319,7 @@ def _run_ray(args, todo: Sequence[GameSpec], workers: int | None, address: str |
                 finished, pending = ray.wait(pending, num_returns=1)
                 try:
                     results = ray.get(finished[0])
-                except Exception as exc:  # noqa: BLE001 - a RayTaskError wrapping TournamentError
+                except Exception as exc:
                     cause = getattr(exc, "cause", None)
                     raise TournamentError(str(cause) if cause is not None else str(exc)) from exc
                 for key, result in results:

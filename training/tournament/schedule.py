@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Sequence
 
 SCHEDULE_VERSION = 1
 """Bumped whenever the schedule for the same inputs changes (it is part of a tournament's key)."""
 
-SEARCH_STEPS = 40_000          # annealing moves per attempt (a fixed budget: deterministic)
-SEARCH_RESTARTS = 3            # attempts per design size
-MAX_COMBINATIONS = 200_000     # more lineups than this cannot be played as all combinations
+SEARCH_STEPS = 40_000  # annealing moves per attempt (a fixed budget: deterministic)
+SEARCH_RESTARTS = 3  # attempts per design size
+MAX_COMBINATIONS = 200_000  # more lineups than this cannot be played as all combinations
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class GameSpec:
         return [self.deal, self.rotation, self.seed, list(self.lineup)]
 
     @classmethod
-    def from_list(cls, item: Sequence) -> "GameSpec":
+    def from_list(cls, item: Sequence) -> GameSpec:
         deal, rotation, seed, lineup = item
         lineup = tuple(int(a) for a in lineup)
         return cls(int(deal), int(rotation), int(seed), lineup, rotate(lineup, int(rotation)))
@@ -96,8 +96,7 @@ def appearance_counts(lineups: Sequence[Sequence[int]], k: int) -> list[int]:
 
 def is_balanced(lineups: Sequence[Sequence[int]], k: int) -> bool:
     """Every agent plays equally often and every pair meets equally often."""
-    return (len(set(appearance_counts(lineups, k))) == 1
-            and len(set(pair_counts(lineups, k).values())) <= 1)
+    return len(set(appearance_counts(lineups, k))) == 1 and len(set(pair_counts(lineups, k).values())) <= 1
 
 
 def minimal_design_size(k: int, n: int) -> int:
@@ -126,8 +125,10 @@ def balanced_lineups(k: int, n: int) -> list[tuple[int, ...]]:
             if design is not None:
                 return sorted(design)
     if total > MAX_COMBINATIONS:
-        raise ValueError(f"no small balanced design of lineups found for {k} agents in {n} seats, "
-                         f"and all C({k},{n}) = {total} combinations are too many to play")
+        raise ValueError(
+            f"no small balanced design of lineups found for {k} agents in {n} seats, "
+            f"and all C({k},{n}) = {total} combinations are too many to play"
+        )
     return list(combinations(range(k), n))
 
 
@@ -146,8 +147,9 @@ def _search_design(k: int, n: int, size: int, attempt: int = 0) -> list[tuple[in
         for x, y in combinations(b, 2):
             pair[x][y] += 1
             pair[y][x] += 1
-    current = (sum((app[a] - r) ** 2 for a in range(k))
-               + sum((pair[x][y] - lam) ** 2 for x in range(k) for y in range(x + 1, k)))
+    current = sum((app[a] - r) ** 2 for a in range(k)) + sum(
+        (pair[x][y] - lam) ** 2 for x in range(k) for y in range(x + 1, k)
+    )
     for step in range(SEARCH_STEPS):
         if current == 0:
             return [tuple(sorted(b)) for b in blocks]
@@ -159,11 +161,14 @@ def _search_design(k: int, n: int, size: int, attempt: int = 0) -> list[tuple[in
             continue
         others = [a for a in b if a != old]
         # The change in cost from moving one place of the lineup from ``old`` to ``new``.
-        delta = ((app[old] - 1 - r) ** 2 - (app[old] - r) ** 2
-                 + (app[new] + 1 - r) ** 2 - (app[new] - r) ** 2)
+        delta = (app[old] - 1 - r) ** 2 - (app[old] - r) ** 2 + (app[new] + 1 - r) ** 2 - (app[new] - r) ** 2
         for a in others:
-            delta += ((pair[old][a] - 1 - lam) ** 2 - (pair[old][a] - lam) ** 2
-                      + (pair[new][a] + 1 - lam) ** 2 - (pair[new][a] - lam) ** 2)
+            delta += (
+                (pair[old][a] - 1 - lam) ** 2
+                - (pair[old][a] - lam) ** 2
+                + (pair[new][a] + 1 - lam) ** 2
+                - (pair[new][a] - lam) ** 2
+            )
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             b[j] = new
             app[old] -= 1

@@ -27,20 +27,20 @@ NUM_SUITS = 4
 NUM_RANKS = 13
 JOKER = 52
 NUM_KINDS = 53
-CARD_BITS = NUM_SUITS + NUM_RANKS     # a suited card as suit one-hot + rank one-hot
+CARD_BITS = NUM_SUITS + NUM_RANKS  # a suited card as suit one-hot + rank one-hot
 
 SHIP = 0
-SABOTAGE = SHIP + NUM_KINDS           # 53
-HIRE = SABOTAGE + NUM_KINDS           # 106
-FIRE = HIRE + NUM_KINDS               # 159
-GIVE = FIRE + NUM_KINDS               # 212
-TARGET = GIVE + NUM_KINDS             # 265: TARGET + (offset - 1), offset 1..5 seats clockwise
+SABOTAGE = SHIP + NUM_KINDS  # 53
+HIRE = SABOTAGE + NUM_KINDS  # 106
+FIRE = HIRE + NUM_KINDS  # 159
+GIVE = FIRE + NUM_KINDS  # 212
+TARGET = GIVE + NUM_KINDS  # 265: TARGET + (offset - 1), offset 1..5 seats clockwise
 MAX_OFFSETS = 5
-STOP = TARGET + MAX_OFFSETS           # 270
-DRAW = STOP + 1                       # 271
-KEEP = DRAW + 1                       # 272
-PASS = KEEP + 1                       # 273
-NUM_ACTIONS = PASS + 1                # 274
+STOP = TARGET + MAX_OFFSETS  # 270
+DRAW = STOP + 1  # 271
+KEEP = DRAW + 1  # 272
+PASS = KEEP + 1  # 273
+NUM_ACTIONS = PASS + 1  # 274
 
 
 def suit_of(kind: int) -> int:
@@ -51,7 +51,7 @@ def rank_of(kind: int) -> int:
     return kind % NUM_RANKS
 
 
-def card(name: "str | int") -> int:
+def card(name: str | int) -> int:
     """A card kind from a name such as ``"6h"``, ``"10d"``, ``"Qs"``, ``"Ac"`` or ``"joker"``."""
     if isinstance(name, int) and not isinstance(name, bool):
         if not 0 <= name < NUM_KINDS:

@@ -16,10 +16,10 @@ EFFECTS = ("number", "jack", "queen", "king", "ace")
 @dataclass(frozen=True)
 class CIQData:
     suits: tuple[str, ...]
-    rank_names: tuple[str, ...]       # low to high
-    values: tuple[int, ...]           # per rank: the value compared with an Import Tolerance
-    effects: tuple[str, ...]          # per rank: what the card does when shipped
-    face: tuple[bool, ...]            # per rank: a face card (Sabotage wipe, Firing)
+    rank_names: tuple[str, ...]  # low to high
+    values: tuple[int, ...]  # per rank: the value compared with an Import Tolerance
+    effects: tuple[str, ...]  # per rank: what the card does when shipped
+    face: tuple[bool, ...]  # per rank: a face card (Sabotage wipe, Firing)
     jokers_per_deck: int
     decks_per_player: int
     hand_size: int

@@ -25,10 +25,9 @@ from .rules import NUM_PHASES
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
-KINDS = ("per card kind (clubs 2..A, diamonds, hearts, spades, then the Joker), "
-         "count / copies of that kind in play")
+KINDS = "per card kind (clubs 2..A, diamonds, hearts, spades, then the Joker), count / copies of that kind in play"
 CARD = "suit one-hot (clubs, diamonds, hearts, spades) then rank one-hot (2 .. A)"
-PILE_SCALE = 54           # one deck
+PILE_SCALE = 54  # one deck
 HAND_SCALE = 7
 TOLERANCE_SCALE = 10
 # Pieces written as floats after the gather (sizes can exceed a byte), in layout order.
@@ -37,45 +36,75 @@ FLOAT_PIECES = ("hand_size", "import_size", "export_size", "tolerance_size", "st
 
 def build_layout(game) -> ObservationLayout:
     n = game.num_players
-    return ObservationLayout([
-        Piece("phase", NUM_PHASES, "decision in progress: choose an action, open a sabotage or shipment "
-              "(target chosen), second sabotage card, ship after the sabotage or stop, shipping, "
-              "target fires or keeps its customs worker, shipper transfers cards from hand"),
-        Piece("turn", n, f"whose turn it is, {SEATS}"),
-        Piece("target", n, f"the opponent being sabotaged / shipped to this turn, {SEATS}"),
-        Piece("my_hand", NUM_KINDS, f"your hand, {KINDS}"),
-        Piece("hand_size", n, "cards in hand per seat / 7 (seat-relative)", 0.0, INF),
-        Piece("import_size", n, "cards in each Import pile / 54 (seat-relative)", 0.0, INF),
-        Piece("export_size", n, "cards in each Export pile / 54 (seat-relative)", 0.0, INF),
-        Piece("tolerance_size", n, "cards in each Tolerance pile / 10 (seat-relative)", 0.0, INF),
-        Piece("stock", 1, "cards left in the Stock / all cards"),
-        Piece("turns", 1, "turns played / the turn limit (/ 1000 without a limit)", 0.0, INF),
-        Piece("tolerance_top", n * CARD_BITS,
-              f"top card of each Tolerance pile (the Import Tolerance), seat-major: {CARD}; all 0 = no Tolerance pile"),
-        Piece("tolerance_cards", n * NUM_KINDS, f"every card in each Tolerance pile, seat-major, {KINDS}"),
-        Piece("import_cards", n * NUM_KINDS, f"each Import pile (face up), seat-major, {KINDS}"),
-        Piece("export_cards", n * NUM_KINDS,
-              "seat 0: the exact contents of your Export pile; other seats: the cards everyone saw go "
-              f"into their Export pile and not come out (an upper bound), seat-major, {KINDS}"),
-        Piece("public_cards", NUM_KINDS, f"every card face up on the table (Tolerance and Import piles), {KINDS}"),
-        Piece("unseen", NUM_KINDS,
-              f"cards you cannot place (Stock, other hands, other Export piles): all cards minus your hand, "
-              f"your Export pile and the face-up cards, {KINDS}"),
-        Piece("shipment", NUM_KINDS, f"cards shipped so far this turn, {KINDS}"),
-        Piece("shipment_last", CARD_BITS, f"the shipped card the next one must match: {CARD}; 0 after a Joker"),
-        Piece("shipment_flags", 3, "1 if: the last card was a Joker (the next is bribed), an Illegal card "
-              "was smuggled (the shipment is over), the target fired its customs worker"),
-        Piece("sabotage_card", NUM_KINDS, "the first card of a Sabotage in progress, one-hot per card kind"),
-        Piece("smuggled", CARD_BITS, f"the smuggled Illegal card: {CARD}"),
-    ])
+    return ObservationLayout(
+        [
+            Piece(
+                "phase",
+                NUM_PHASES,
+                "decision in progress: choose an action, open a sabotage or shipment "
+                "(target chosen), second sabotage card, ship after the sabotage or stop, shipping, "
+                "target fires or keeps its customs worker, shipper transfers cards from hand",
+            ),
+            Piece("turn", n, f"whose turn it is, {SEATS}"),
+            Piece("target", n, f"the opponent being sabotaged / shipped to this turn, {SEATS}"),
+            Piece("my_hand", NUM_KINDS, f"your hand, {KINDS}"),
+            Piece("hand_size", n, "cards in hand per seat / 7 (seat-relative)", 0.0, INF),
+            Piece("import_size", n, "cards in each Import pile / 54 (seat-relative)", 0.0, INF),
+            Piece("export_size", n, "cards in each Export pile / 54 (seat-relative)", 0.0, INF),
+            Piece("tolerance_size", n, "cards in each Tolerance pile / 10 (seat-relative)", 0.0, INF),
+            Piece("stock", 1, "cards left in the Stock / all cards"),
+            Piece("turns", 1, "turns played / the turn limit (/ 1000 without a limit)", 0.0, INF),
+            Piece(
+                "tolerance_top",
+                n * CARD_BITS,
+                f"top card of each Tolerance pile (the Import Tolerance), seat-major: {CARD}; all 0 = no Tolerance pile",
+            ),
+            Piece("tolerance_cards", n * NUM_KINDS, f"every card in each Tolerance pile, seat-major, {KINDS}"),
+            Piece("import_cards", n * NUM_KINDS, f"each Import pile (face up), seat-major, {KINDS}"),
+            Piece(
+                "export_cards",
+                n * NUM_KINDS,
+                "seat 0: the exact contents of your Export pile; other seats: the cards everyone saw go "
+                f"into their Export pile and not come out (an upper bound), seat-major, {KINDS}",
+            ),
+            Piece("public_cards", NUM_KINDS, f"every card face up on the table (Tolerance and Import piles), {KINDS}"),
+            Piece(
+                "unseen",
+                NUM_KINDS,
+                f"cards you cannot place (Stock, other hands, other Export piles): all cards minus your hand, "
+                f"your Export pile and the face-up cards, {KINDS}",
+            ),
+            Piece("shipment", NUM_KINDS, f"cards shipped so far this turn, {KINDS}"),
+            Piece("shipment_last", CARD_BITS, f"the shipped card the next one must match: {CARD}; 0 after a Joker"),
+            Piece(
+                "shipment_flags",
+                3,
+                "1 if: the last card was a Joker (the next is bribed), an Illegal card "
+                "was smuggled (the shipment is over), the target fired its customs worker",
+            ),
+            Piece("sabotage_card", NUM_KINDS, "the first card of a Sabotage in progress, one-hot per card kind"),
+            Piece("smuggled", CARD_BITS, f"the smuggled Illegal card: {CARD}"),
+        ]
+    )
 
 
 # Pieces of one block per seat, rotated so the observer's block comes first.
-_PER_SEAT = {"turn": ("turn", 1), "target": ("target", 1), "tolerance_top": ("tolerance_top", CARD_BITS),
-             "tolerance_cards": ("tolerance", NUM_KINDS), "import_cards": ("import", NUM_KINDS)}
-_DIRECT = {"phase": "phase", "public_cards": "public", "shipment": "shipment",
-           "shipment_last": "shipment_last", "shipment_flags": "shipment_flags",
-           "sabotage_card": "sabotage", "smuggled": "smuggled"}
+_PER_SEAT = {
+    "turn": ("turn", 1),
+    "target": ("target", 1),
+    "tolerance_top": ("tolerance_top", CARD_BITS),
+    "tolerance_cards": ("tolerance", NUM_KINDS),
+    "import_cards": ("import", NUM_KINDS),
+}
+_DIRECT = {
+    "phase": "phase",
+    "public_cards": "public",
+    "shipment": "shipment",
+    "shipment_last": "shipment_last",
+    "shipment_flags": "shipment_flags",
+    "sabotage_card": "sabotage",
+    "smuggled": "smuggled",
+}
 _COUNTS = {"my_hand", "tolerance_cards", "import_cards", "export_cards", "public_cards", "unseen", "shipment"}
 
 
@@ -101,16 +130,22 @@ class CIQEncoder:
         # 16-bit counters (``CIQState.sbuf``), gathered seat-relative like the bytes
         self.float_sl = slice(first.start, last.stop)
         self.float_scale = np.array(
-            [1 / HAND_SCALE] * n + [1 / PILE_SCALE] * (2 * n) + [1 / TOLERANCE_SCALE] * n
-            + [1 / game.total_cards, 1 / (game.config.turn_limit or 1000)], np.float32)
+            [1 / HAND_SCALE] * n
+            + [1 / PILE_SCALE] * (2 * n)
+            + [1 / TOLERANCE_SCALE] * n
+            + [1 / game.total_cards, 1 / (game.config.turn_limit or 1000)],
+            np.float32,
+        )
         self._rows = [self.gather[p] for p in range(n)]
-        self._size_rows = [np.array([b * n + (p + i) % n for b in range(4) for i in range(n)] + [4 * n, 4 * n + 1],
-                                    np.intp) for p in range(n)]
+        self._size_rows = [
+            np.array([b * n + (p + i) % n for b in range(4) for i in range(n)] + [4 * n, 4 * n + 1], np.intp)
+            for p in range(n)
+        ]
 
     def _source(self, name: str, size: int, fields, p: int) -> list[int]:
         n, zero = self.n, fields.zero
         if name in FLOAT_PIECES:
-            return [zero] * size                 # written after the gather
+            return [zero] * size  # written after the gather
         if name in ("my_hand", "unseen"):
             start = fields.start("hand" if name == "my_hand" else "unseen") + p * NUM_KINDS
             return list(range(start, start + NUM_KINDS))

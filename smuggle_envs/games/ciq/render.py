@@ -23,8 +23,10 @@ def render(state, player: int | None = None) -> str:
         tol = state.tol[s]
         worker = f"{card_name(tol[-1])} ({len(tol)} cards)" if tol else "none (everything is Legal)"
         head = f"  P{s}{you}" + (f" [{', '.join(tags)}]" if tags else "")
-        lines.append(f"{head}: hand {state.hand_size[s]}, Import {state.imp_size[s]}, "
-                     f"Export {len(state.exp[s])}, Tolerance {worker}")
+        lines.append(
+            f"{head}: hand {state.hand_size[s]}, Import {state.imp_size[s]}, "
+            f"Export {len(state.exp[s])}, Tolerance {worker}"
+        )
         if player is None or player == s:
             lines.append(f"      hand: {_cards(state.cards_of(state.hand[s]))}")
             lines.append(f"      Export pile: {_cards(sorted(state.exp[s]))}")

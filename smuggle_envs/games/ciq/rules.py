@@ -30,9 +30,14 @@ from .data import CIQData, load
 MAIN, OPEN, SABOTAGE2, AFTER_SABOTAGE, SHIPPING, FIRE_DECISION, GIVE_FROM_HAND, OVER = range(8)
 NUM_PHASES = 7
 PHASE_NAMES = (
-    "choose an action", "open a sabotage or shipment", "second sabotage card",
-    "ship after the sabotage, or stop", "shipping", "fire or keep the customs worker",
-    "transfer cards from hand", "game over",
+    "choose an action",
+    "open a sabotage or shipment",
+    "second sabotage card",
+    "ship after the sabotage, or stop",
+    "shipping",
+    "fire or keep the customs worker",
+    "transfer cards from hand",
+    "game over",
 )
 
 # Card effects when shipped.
@@ -42,7 +47,7 @@ _EFFECT_CODES = {"number": NUMBER, "jack": JACK, "queen": QUEEN, "king": KING, "
 # Outcome of pulling cards from the shipper's sources.
 _GO_ON, _TURN_ENDS = 0, 1
 
-_SHIP_FLAGS = 3          # bribe pending, Illegal card smuggled, customs worker fired
+_SHIP_FLAGS = 3  # bribe pending, Illegal card smuggled, customs worker fired
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,8 +87,7 @@ class CIQConfig(GameConfig):
             raise ConfigError(f"hand_size must be an int from 1 to 20, got {self.hand_size!r}")
         decks = n if self.decks is None else self.decks
         if 4 * decks < n or decks * 54 - n < n * self.hand_size:
-            raise ConfigError(
-                f"decks={decks} cannot give {n} players a 6 each and {self.hand_size} cards")
+            raise ConfigError(f"decks={decks} cannot give {n} players a 6 each and {self.hand_size} cards")
         for name in ("ace_is_face", "joker_opens_shipment", "bribed_face_wipes"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be a bool, got {getattr(self, name)!r}")
@@ -121,8 +125,11 @@ class CIQGame(Game):
         self.deck_template = tuple(k for k in range(NUM_KINDS) for _ in range(self.kind_counts[k]))
         self.others = tuple(tuple(r for r in range(c.num_players) if r != p) for p in range(c.num_players))
         self.card_bits = tuple(
-            (bytes(1 if i == k // NUM_RANKS else 0 for i in range(NUM_SUITS))
-             + bytes(1 if i == k % NUM_RANKS else 0 for i in range(NUM_RANKS))) if k < JOKER
+            (
+                bytes(1 if i == k // NUM_RANKS else 0 for i in range(NUM_SUITS))
+                + bytes(1 if i == k % NUM_RANKS else 0 for i in range(NUM_RANKS))
+            )
+            if k < JOKER
             else bytes(CARD_BITS)
             for k in range(NUM_KINDS)
         )
@@ -143,11 +150,22 @@ class CIQGame(Game):
         n, K = self.num_players, NUM_KINDS
         f = ByteFields()
         for name, size in (
-            ("phase", NUM_PHASES), ("turn", n), ("target", n),
-            ("hand", n * K), ("export", n * K), ("export_public", n * K), ("import", n * K),
-            ("tolerance", n * K), ("tolerance_top", n * CARD_BITS), ("public", K),
-            ("shipment", K), ("shipment_last", CARD_BITS), ("shipment_flags", _SHIP_FLAGS),
-            ("sabotage", K), ("smuggled", CARD_BITS), ("unseen", n * K),
+            ("phase", NUM_PHASES),
+            ("turn", n),
+            ("target", n),
+            ("hand", n * K),
+            ("export", n * K),
+            ("export_public", n * K),
+            ("import", n * K),
+            ("tolerance", n * K),
+            ("tolerance_top", n * CARD_BITS),
+            ("public", K),
+            ("shipment", K),
+            ("shipment_last", CARD_BITS),
+            ("shipment_flags", _SHIP_FLAGS),
+            ("sabotage", K),
+            ("smuggled", CARD_BITS),
+            ("unseen", n * K),
         ):
             f.add(name, size)
         return f
@@ -162,7 +180,7 @@ class CIQGame(Game):
     def score_scale(self) -> float:
         return 54.0
 
-    def new_initial_state(self, seed: int | None = None) -> "CIQState":
+    def new_initial_state(self, seed: int | None = None) -> CIQState:
         return CIQState(self, seed)
 
     def action_to_string(self, action: int) -> str:
@@ -193,9 +211,9 @@ class CIQState(State):
         self._bind()
         self.exp: list[list[int]] = [[] for _ in range(n)]
         self.tol: list[list[int]] = [[] for _ in range(n)]
-        self.kinds: list[set[int]] = [set() for _ in range(n)]   # kinds present in each hand
-        self.tol_value = [0] * n          # 0: no Tolerance pile, everything is Legal
-        self.box: list[int] = []          # cards out of play (only ever used by ``arrange``)
+        self.kinds: list[set[int]] = [set() for _ in range(n)]  # kinds present in each hand
+        self.tol_value = [0] * n  # 0: no Tolerance pile, everything is Legal
+        self.box: list[int] = []  # cards out of play (only ever used by ``arrange``)
         self.phase = OVER
         self.turn = self.target = -1
         self.turns = 0
@@ -228,7 +246,7 @@ class CIQState(State):
         self.f_phase, self.f_turn, self.f_target = v["phase"], v["turn"], v["target"]
 
         def per_seat(name, size=K):
-            return [v[name][s * size:(s + 1) * size] for s in range(n)]
+            return [v[name][s * size : (s + 1) * size] for s in range(n)]
 
         self.hand, self.exp_cnt, self.exp_pub = per_seat("hand"), per_seat("export"), per_seat("export_public")
         self.imp, self.tol_cnt, self.unseen = per_seat("import"), per_seat("tolerance"), per_seat("unseen")
@@ -237,22 +255,22 @@ class CIQState(State):
         self.f_ship, self.f_ship_last, self.f_ship_flags = v["shipment"], v["shipment_last"], v["shipment_flags"]
         self.f_sabotage, self.f_smuggled = v["sabotage"], v["smuggled"]
         sizes = memoryview(self.sbuf).cast("H")
-        self.hand_size, self.imp_size = sizes[0:n], sizes[n:2 * n]
-        self.exp_size, self.tol_size = sizes[2 * n:3 * n], sizes[3 * n:4 * n]
-        self.counters = sizes[4 * n:4 * n + 2]       # Stock size, turns played (for the encoder)
+        self.hand_size, self.imp_size = sizes[0:n], sizes[n : 2 * n]
+        self.exp_size, self.tol_size = sizes[2 * n : 3 * n], sizes[3 * n : 4 * n]
+        self.counters = sizes[4 * n : 4 * n + 2]  # Stock size, turns played (for the encoder)
 
     def _clear_move(self) -> None:
         """Forget the compound move of the turn that ended (fields are cleared by the caller)."""
-        self.ship: list[int] = []         # cards shipped this turn, in order
-        self.ship_prev = -1               # the card the next one must match (suit or rank)
-        self.bribe = False                # the previous card was a Joker: the next is bribed
-        self.smuggled = -1                # index in ``ship`` of the smuggled Illegal card
+        self.ship: list[int] = []  # cards shipped this turn, in order
+        self.ship_prev = -1  # the card the next one must match (suit or rank)
+        self.bribe = False  # the previous card was a Joker: the next is bribed
+        self.smuggled = -1  # index in ``ship`` of the smuggled Illegal card
         self.fired = False
-        self.sab_card = -1                # first card of a Sabotage in progress
-        self.flipped: list[int] = []      # cards turned over by Jacks this turn
-        self.res_i = 0                    # next shipped card to resolve
-        self.res_total = 0                # cards transferred so far by this shipment
-        self.res_pending = 0              # cards still to transfer from the hand
+        self.sab_card = -1  # first card of a Sabotage in progress
+        self.flipped: list[int] = []  # cards turned over by Jacks this turn
+        self.res_i = 0  # next shipped card to resolve
+        self.res_total = 0  # cards transferred so far by this shipment
+        self.res_pending = 0  # cards still to transfer from the hand
 
     def _recount_unseen(self) -> None:
         total, public = self.game.kind_counts, self.public
@@ -298,7 +316,7 @@ class CIQState(State):
         public = self.public
         public[k] += 1
         unseen = self.unseen
-        for r in (self.others[seen_by] if seen_by >= 0 else range(self.n)):
+        for r in self.others[seen_by] if seen_by >= 0 else range(self.n):
             unseen[r][k] -= 1
         # No Export pile can hold more copies than are not face up: a card its owner drew
         # unseen and has now played face up is no longer counted in his pile.
@@ -456,16 +474,16 @@ class CIQState(State):
         return self.phase == OVER
 
     def is_truncated(self) -> bool:
-        return self.drawn_game            # the turn limit: the env reports truncation
+        return self.drawn_game  # the turn limit: the env reports truncation
 
     def scores(self) -> list[float]:
         """Minus the cards each seat still has to get rid of (Hand, Import and Export piles)."""
         return [-float(self.hand_size[q] + self.imp_size[q] + self.exp_size[q]) for q in range(self.n)]
 
     def returns(self, mode: str = "win_loss") -> list[float]:
-        result = super().returns(mode)     # validates the mode
+        result = super().returns(mode)  # validates the mode
         if self.drawn_game:
-            return [0.0] * self.n          # a game stopped at the turn limit is a draw
+            return [0.0] * self.n  # a game stopped at the turn limit is a draw
         return result
 
     def observation(self, player: int) -> np.ndarray:
@@ -527,7 +545,7 @@ class CIQState(State):
             acts = []
             for k in present:
                 if k == JOKER or k // NUM_RANKS == ps:
-                    acts.append(A.SHIP + k)            # a Joker, a Legal card, or the one smuggle
+                    acts.append(A.SHIP + k)  # a Joker, a Legal card, or the one smuggle
                 elif k % NUM_RANKS == pr and (not tv or values[k] <= tv):
                     acts.append(A.SHIP + k)
             acts.append(A.STOP)
@@ -546,12 +564,12 @@ class CIQState(State):
     def _sabotage_first(self, q: int, present) -> list[int]:
         tv = self.tol_value[q]
         if not tv:
-            return []                      # R1.3: nothing to sabotage without a Tolerance pile
+            return []  # R1.3: nothing to sabotage without a Tolerance pile
         values, h = self.game.values, self.hand[self.turn]
         acts = []
         for k in present:
             if k == JOKER:
-                if len(present) > 1:       # any suited card may follow a Joker
+                if len(present) > 1:  # any suited card may follow a Joker
                     acts.append(A.SABOTAGE + k)
             elif values[k] <= tv:
                 s = k // NUM_RANKS
@@ -612,7 +630,7 @@ class CIQState(State):
     def _ship(self, k: int) -> None:
         """Shipping: the card goes face up onto the target's Import pile."""
         p = self.turn
-        if self.phase == MAIN:                 # two players: the target is implied
+        if self.phase == MAIN:  # two players: the target is implied
             self._set_target(1 - p)
         t = self.target
         self._hand_to_import(p, t, k)
@@ -622,7 +640,7 @@ class CIQState(State):
         flags = self.f_ship_flags
         g = self.game
         if k == JOKER:
-            self.bribe = True                  # Bribing: the next card is allowed, whatever it is
+            self.bribe = True  # Bribing: the next card is allowed, whatever it is
             flags[0] = 1
             self.f_ship_last[:] = g.card_bits[JOKER]
         else:
@@ -646,7 +664,7 @@ class CIQState(State):
         if self.phase == MAIN:
             self._set_target(1 - p)
         self._hand_remove(p, k)
-        self._reveal(k, p)                     # played face up
+        self._reveal(k, p)  # played face up
         if self.phase != SABOTAGE2:
             self.sab_card = k
             self.f_sabotage[k] = 1
@@ -669,7 +687,7 @@ class CIQState(State):
         p = self.turn
         self._hand_remove(p, k)
         self._reveal(k, p)
-        self._face_up_to_export(p, self._tol_clear(p))   # the old pile: bottom of the Export pile
+        self._face_up_to_export(p, self._tol_clear(p))  # the old pile: bottom of the Export pile
         self._tol_push(p, k)
         self._end_turn()
 
@@ -736,7 +754,7 @@ class CIQState(State):
                 break
             self.res_i = i + 1
             if i == self.smuggled and self.fired:
-                continue                       # Firing stops the Illegal card's own result
+                continue  # Firing stops the Illegal card's own result
             k = cards[i]
             effect = effects[k]
             if effect == NUMBER:
@@ -750,7 +768,7 @@ class CIQState(State):
             elif effect == JACK:
                 outcome = self._jack(s, t)
             else:
-                outcome = _GO_ON               # a Joker transfers nothing
+                outcome = _GO_ON  # a Joker transfers nothing
             if outcome == _TURN_ENDS or self.phase == OVER:
                 break
         if self.phase == OVER:
@@ -768,7 +786,7 @@ class CIQState(State):
             self._stock_to_import_many(t, m)
             self.res_total += m
             if not stock:
-                self._stock_out()              # "when the Stock Pile runs out, your turn ends"
+                self._stock_out()  # "when the Stock Pile runs out, your turn ends"
                 return _TURN_ENDS
             return _GO_ON
         e = self.exp[s]
@@ -780,11 +798,11 @@ class CIQState(State):
             if e:
                 return _GO_ON
             if self.imp_size[s]:
-                return _TURN_ENDS              # Export ran out with cards in the Import pile
+                return _TURN_ENDS  # Export ran out with cards in the Import pile
             count -= m
         elif self.imp_size[s]:
             return _TURN_ENDS
-        self.res_pending = count               # continue by picking cards from the hand
+        self.res_pending = count  # continue by picking cards from the hand
         return _GO_ON
 
     def _move_import(self, s: int, t: int) -> int:
@@ -827,10 +845,10 @@ class CIQState(State):
             if not self.exp[s] and self.imp_size[s]:
                 return _TURN_ENDS
         else:
-            return _GO_ON                      # nothing to turn over
+            return _GO_ON  # nothing to turn over
         g = self.game
         if g.effects[k] != NUMBER:
-            return _GO_ON                      # face cards (and Jokers) transfer nothing
+            return _GO_ON  # face cards (and Jokers) transfer nothing
         return self._pull(2 * g.values[k])
 
     # ----- turns -------------------------------------------------------------------------------
@@ -856,7 +874,7 @@ class CIQState(State):
             elif self.imp_size[p]:
                 self._import_to_export(p)
             else:
-                break                           # every source is empty: play on with fewer
+                break  # every source is empty: play on with fewer
         self._set_phase(MAIN)
 
     def _end_turn(self) -> None:
@@ -890,8 +908,9 @@ class CIQState(State):
         self._set_phase(OVER)
 
     # ----- scenarios ---------------------------------------------------------------------------
-    def arrange(self, *, hands=None, tolerance=None, imports=None, exports=None, stock=None,
-                turn: int | None = None) -> None:
+    def arrange(
+        self, *, hands=None, tolerance=None, imports=None, exports=None, stock=None, turn: int | None = None
+    ) -> None:
         """Scenario hook for tests and tutorials: before the first action, lay the table out.
 
         Each of ``hands``, ``tolerance``, ``imports``, ``exports`` maps a seat to a list of cards
@@ -922,9 +941,10 @@ class CIQState(State):
                 pool.remove(k)
             return kinds
 
-        placed = {name: {p: take(cards) for p, cards in table.items()}
-                  for name, table in (("hands", hands), ("tolerance", tolerance),
-                                      ("imports", imports), ("exports", exports))}
+        placed = {
+            name: {p: take(cards) for p, cards in table.items()}
+            for name, table in (("hands", hands), ("tolerance", tolerance), ("imports", imports), ("exports", exports))
+        }
         top = take(stock) if stock is not None else None
         for cards in placed["tolerance"].values():
             if JOKER in cards:
@@ -949,7 +969,7 @@ class CIQState(State):
                 self.public[k] += 1
             cards = placed["exports"].get(p, [])
             for k in cards:
-                self.public[k] += 1            # counted face up for a moment, then put face down
+                self.public[k] += 1  # counted face up for a moment, then put face down
             self._face_up_to_export(p, cards)
         if top is None:
             self.rng.shuffle(pool)
@@ -961,13 +981,13 @@ class CIQState(State):
         self._start_turn(self.game.config.first_player if turn is None else turn)
 
     # ----- copies ------------------------------------------------------------------------------
-    def clone(self) -> "CIQState":
+    def clone(self) -> CIQState:
         new = object.__new__(CIQState)
         new.__dict__.update(self.__dict__)
         new.buf = bytearray(self.buf)
         new.sbuf = bytearray(self.sbuf)
         new._bind()
-        new.rng = random.Random.__new__(random.Random)      # no OS seeding: the state is copied
+        new.rng = random.Random.__new__(random.Random)  # no OS seeding: the state is copied
         new.rng.setstate(self.rng.getstate())
         new.history = list(self.history)
         new.exp = [list(e) for e in self.exp]
@@ -981,7 +1001,7 @@ class CIQState(State):
         new.flipped = list(self.flipped)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> "CIQState":
+    def resample(self, player: int, rng: random.Random) -> CIQState:
         """Redraw what ``player`` cannot see: the Stock (order and contents), the other players'
         hands, the contents of their Export piles within what everyone saw go in, the order of
         every Export pile, and the state's own RNG.
@@ -1010,7 +1030,7 @@ class CIQState(State):
             self._deal_hidden(new, others, hidden, exports, rng)
             if not must_move or new._compute_legal():
                 break
-        else:                                  # keep the true hidden cards (always consistent)
+        else:  # keep the true hidden cards (always consistent)
             exports = {q: list(self.exp[q]) for q in others}
             truth = {q: self.cards_of(self.hand[q]) for q in others}
             self._deal_hidden(new, others, hidden, exports, rng, truth)
@@ -1019,7 +1039,7 @@ class CIQState(State):
         new._legal = None
         return new
 
-    def _deal_hidden(self, new: "CIQState", others, hidden, exports, rng, hands=None) -> None:
+    def _deal_hidden(self, new: CIQState, others, hidden, exports, rng, hands=None) -> None:
         """Give ``new`` these Export contents, and deal the other hidden cards to the other
         hands (or the given ``hands``) and the Stock."""
         rest = list(hidden)
@@ -1033,8 +1053,8 @@ class CIQState(State):
         for q in others:
             if hands is None:
                 size = self.hand_size[q]
-                cards = pool[len(pool) - size:]
-                del pool[len(pool) - size:]
+                cards = pool[len(pool) - size :]
+                del pool[len(pool) - size :]
             else:
                 cards = hands[q]
             hand = bytearray(NUM_KINDS)

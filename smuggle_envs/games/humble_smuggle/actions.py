@@ -18,16 +18,16 @@ from __future__ import annotations
 from .data import NUM_WHITE, PLAY_NAMES
 
 MAX_PLAYERS = 5
-NUM_PLAY_KINDS = len(PLAY_NAMES)          # 7
+NUM_PLAY_KINDS = len(PLAY_NAMES)  # 7
 NUM_HOLD_KINDS = 16
-NUM_BLACK_KINDS = NUM_PLAY_KINDS + NUM_HOLD_KINDS   # 23: Play kinds first, then each Hold card
+NUM_BLACK_KINDS = NUM_PLAY_KINDS + NUM_HOLD_KINDS  # 23: Play kinds first, then each Hold card
 
-DRAFT = 0                                   # + value - 1
-SELECT = DRAFT + NUM_WHITE                  # 79 + value - 1
-PLAY = SELECT + NUM_WHITE                   # 158 + kind * MAX_PLAYERS + target offset
+DRAFT = 0  # + value - 1
+SELECT = DRAFT + NUM_WHITE  # 79 + value - 1
+PLAY = SELECT + NUM_WHITE  # 158 + kind * MAX_PLAYERS + target offset
 PASS = PLAY + NUM_PLAY_KINDS * MAX_PLAYERS  # 193
-DISCARD = PASS + 1                          # 194 + black kind
-NUM_ACTIONS = DISCARD + NUM_BLACK_KINDS     # 217
+DISCARD = PASS + 1  # 194 + black kind
+NUM_ACTIONS = DISCARD + NUM_BLACK_KINDS  # 217
 
 
 def draft(value: int) -> int:

@@ -8,6 +8,7 @@ cards) and the two cells its figure shows (card 4, card 62), plus everything the
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -27,24 +28,24 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 @dataclass(frozen=True)
 class WhiteCard:
     value: int
-    points: int                 # the tens digit
-    rule: str                   # one of RULES
-    rule_symbol: str | None     # the symbol a Symbol Up icon names
-    symbol: str | None          # one of the symbols, the wild symbol, or None
-    draws: int                  # black cards its owner draws when it scores
+    points: int  # the tens digit
+    rule: str  # one of RULES
+    rule_symbol: str | None  # the symbol a Symbol Up icon names
+    symbol: str | None  # one of the symbols, the wild symbol, or None
+    draws: int  # black cards its owner draws when it scores
 
 
 @dataclass(frozen=True)
 class PlayCard:
     name: str
-    effect: str                 # one of EFFECTS
-    amount: int                 # for "add"
+    effect: str  # one of EFFECTS
+    amount: int  # for "add"
     count: int
 
 
 @dataclass(frozen=True)
 class HoldCard:
-    symbols: tuple[str, ...]    # three symbols; one of them counts at final scoring
+    symbols: tuple[str, ...]  # three symbols; one of them counts at final scoring
     bonus: int
 
 
@@ -54,13 +55,13 @@ class HumbleData:
     wild_symbol: str
     white: tuple[WhiteCard, ...]
     end_value: int
-    cards_above: dict[int, int]     # player count -> white cards above the End-of-Game card
+    cards_above: dict[int, int]  # player count -> white cards above the End-of-Game card
     play: tuple[PlayCard, ...]
     hold: tuple[HoldCard, ...]
     white_hand: int
     black_deal: int
     black_limit: int
-    set_points: dict[int, int]      # set size -> points
+    set_points: dict[int, int]  # set size -> points
 
 
 def load(text: str | None = None) -> HumbleData:
@@ -86,7 +87,7 @@ def load(text: str | None = None) -> HumbleData:
             black_limit=setup["black_limit"],
             set_points={int(k): v for k, v in raw["set_points"].items()},
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:   # JSONDecodeError is a ValueError
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSONDecodeError is a ValueError
         raise DataError(f"{DATA_FILE}: malformed ({exc!r})") from exc
     _validate(data)
     return data
@@ -100,9 +101,17 @@ def _validate(d: HumbleData) -> None:
     def fail(msg: str) -> None:
         raise DataError(f"{DATA_FILE}: {msg}")
 
-    ints = [d.end_value, d.white_hand, d.black_deal, d.black_limit, *d.cards_above.values(),
-            *d.set_points.values(), *(h.bonus for h in d.hold), *(p.count for p in d.play),
-            *(p.amount for p in d.play)]
+    ints = [
+        d.end_value,
+        d.white_hand,
+        d.black_deal,
+        d.black_limit,
+        *d.cards_above.values(),
+        *d.set_points.values(),
+        *(h.bonus for h in d.hold),
+        *(p.count for p in d.play),
+        *(p.amount for p in d.play),
+    ]
     for w in d.white:
         ints += [w.value, w.points, w.draws]
     if not all(_is_int(x) for x in ints):
@@ -147,8 +156,10 @@ def _validate(d: HumbleData) -> None:
     for p, above in d.cards_above.items():
         low, high = d.white_hand * p, NUM_WHITE - (p + 1)
         if not low <= above <= high:
-            fail(f"{p} players: {above} cards above the 80 is outside [{low}, {high}] "
-                 "(the hands must be dealt before it, and a full centre must follow it)")
+            fail(
+                f"{p} players: {above} cards above the 80 is outside [{low}, {high}] "
+                "(the hands must be dealt before it, and a full centre must follow it)"
+            )
 
     # black cards: 40 = Play + Hold
     if tuple(p.name for p in d.play) != PLAY_NAMES:
@@ -160,8 +171,11 @@ def _validate(d: HumbleData) -> None:
             fail(f"Play card {p.name}: count must be positive")
         if (p.effect == "add") != (p.amount != 0):
             fail(f"Play card {p.name}: only 'add' cards carry a non-zero amount")
-    if [p.effect for p in d.play].count("shield") != 1 or [p.effect for p in d.play].count("zero") != 1 \
-            or [p.effect for p in d.play].count("double") != 1:
+    if (
+        [p.effect for p in d.play].count("shield") != 1
+        or [p.effect for p in d.play].count("zero") != 1
+        or [p.effect for p in d.play].count("double") != 1
+    ):
         fail("there must be one Zero, one Double and one Shield kind of Play card")
     for h in d.hold:
         if len(h.symbols) != 3 or len(set(h.symbols)) != 3 or not set(h.symbols) <= set(d.symbols):
@@ -185,5 +199,5 @@ def _validate(d: HumbleData) -> None:
     if not sizes or sizes != list(range(2, sizes[-1] + 1)):
         fail("set points must be given for set sizes 2, 3, ... without gaps")
     values = [d.set_points[s] for s in sizes]
-    if values[0] <= 0 or any(b <= a for a, b in zip(values, values[1:])):
+    if values[0] <= 0 or any(b <= a for a, b in itertools.pairwise(values)):
         fail("set points must be positive and grow with the set size")

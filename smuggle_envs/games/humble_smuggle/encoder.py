@@ -33,67 +33,135 @@ def build_layout(game) -> ObservationLayout:
     rules = ", ".join(game.rule_names)
     plays = ", ".join(p.name for p in game.data.play)
     symbols = ", ".join(game.symbol_names)
-    return ObservationLayout([
-        Piece("phase", 4, "decision in progress: draft, select, play black cards, discard black cards"),
-        Piece("first_player", n, f"the first player this round, {SEATS}"),
-        Piece("to_act", n, f"the seat deciding now, {SEATS}"),
-        Piece("drafted", n, "1 if the seat has drafted this round (seat-relative)"),
-        Piece("selected", n, "1 if the seat has a face-down card waiting for the reveal (seat-relative)"),
-        Piece("passes", 1, "passes in a row in the black-card play phase / players"),
-        Piece("round", 1, "rounds played / 20", 0.0, INF),
-        Piece("rounds_left", 1, "rounds still to play, this one included / 20 (the 80's depth is public)", 0.0, INF),
-        Piece("final_round", 1, "1 once the 80 card has appeared: this round is the last"),
-        Piece("white_deck", 1, "white cards left in the deck / 79"),
-        Piece("black_deck", 1, "black cards left in the deck / 40"),
-        Piece("black_discard", 1, "black cards in the discard pile / 40"),
-        Piece("black_discard_seen", NP, f"revealed Play cards in the discard pile since its last reshuffle / cards of the kind: {plays}"),
-        Piece("centre", W, f"the face-up centre cards, {CARDS}"),
-        Piece("centre_rules", NUM_RULE_KINDS, f"centre cards per round-rule icon / (players + 1): {rules}"),
-        Piece("round_rule", NUM_RULE_KINDS, "this round's rule (the icon of the card left after drafting), one-hot; zero while drafting"),
-        Piece("my_hand", W, f"your white hand (not your face-down card), {CARDS}"),
-        Piece("my_selection", W, f"your face-down card, {CARDS}"),
-        Piece("known_hands", n * W, f"per seat (seat-relative, seat-major): cards it drafted and has not revealed, {CARDS}"),
-        Piece("out_of_play", W, f"white cards scored or discarded so far, {CARDS}"),
-        Piece("my_black", NK, "your black hand, count / 3 per kind: " + ", ".join(game.black_names), 0.0, INF),
-        Piece("black_counts", n, "black cards in hand per seat / 3 (seat-relative)", 0.0, INF),
-        Piece("attached", n * n, "Play cards attached this round: per face-down card (seat-relative), per attacher (seat-relative), count / 3", 0.0, INF),
-        Piece("my_attached", n * NP, f"the Play cards you attached this round: per face-down card (seat-relative), per kind ({plays}), count / 3", 0.0, INF),
-        Piece("scored_symbols", n * (NUM_SYMBOLS + 1), f"per seat (seat-relative): symbols on its scored white cards / 8: {symbols}"),
-        Piece("scored_points", n, "per seat: tens-digit points of its scored white cards / 50", 0.0, INF),
-        Piece("scored_cards", n, "per seat: scored white cards / 20 (the tie-breaker)", 0.0, INF),
-        Piece("last_card", n, "last reveal: each seat's white card / 80 (seat-relative)"),
-        Piece("last_modifiers", n * NP, f"last reveal: Play cards on each seat's card, count / 3 per kind ({plays})", 0.0, INF),
-        Piece("last_discarded", n, "last reveal: 1 if the seat's card was discarded"),
-        Piece("last_centre", 1, "last reveal: the centre card / 80"),
-        Piece("last_centre_discarded", 1, "last reveal: 1 if the centre card was among the discarded"),
-        Piece("last_rule", NUM_RULE_KINDS, "last reveal: the round rule, one-hot"),
-    ])
+    return ObservationLayout(
+        [
+            Piece("phase", 4, "decision in progress: draft, select, play black cards, discard black cards"),
+            Piece("first_player", n, f"the first player this round, {SEATS}"),
+            Piece("to_act", n, f"the seat deciding now, {SEATS}"),
+            Piece("drafted", n, "1 if the seat has drafted this round (seat-relative)"),
+            Piece("selected", n, "1 if the seat has a face-down card waiting for the reveal (seat-relative)"),
+            Piece("passes", 1, "passes in a row in the black-card play phase / players"),
+            Piece("round", 1, "rounds played / 20", 0.0, INF),
+            Piece(
+                "rounds_left", 1, "rounds still to play, this one included / 20 (the 80's depth is public)", 0.0, INF
+            ),
+            Piece("final_round", 1, "1 once the 80 card has appeared: this round is the last"),
+            Piece("white_deck", 1, "white cards left in the deck / 79"),
+            Piece("black_deck", 1, "black cards left in the deck / 40"),
+            Piece("black_discard", 1, "black cards in the discard pile / 40"),
+            Piece(
+                "black_discard_seen",
+                NP,
+                f"revealed Play cards in the discard pile since its last reshuffle / cards of the kind: {plays}",
+            ),
+            Piece("centre", W, f"the face-up centre cards, {CARDS}"),
+            Piece("centre_rules", NUM_RULE_KINDS, f"centre cards per round-rule icon / (players + 1): {rules}"),
+            Piece(
+                "round_rule",
+                NUM_RULE_KINDS,
+                "this round's rule (the icon of the card left after drafting), one-hot; zero while drafting",
+            ),
+            Piece("my_hand", W, f"your white hand (not your face-down card), {CARDS}"),
+            Piece("my_selection", W, f"your face-down card, {CARDS}"),
+            Piece(
+                "known_hands",
+                n * W,
+                f"per seat (seat-relative, seat-major): cards it drafted and has not revealed, {CARDS}",
+            ),
+            Piece("out_of_play", W, f"white cards scored or discarded so far, {CARDS}"),
+            Piece("my_black", NK, "your black hand, count / 3 per kind: " + ", ".join(game.black_names), 0.0, INF),
+            Piece("black_counts", n, "black cards in hand per seat / 3 (seat-relative)", 0.0, INF),
+            Piece(
+                "attached",
+                n * n,
+                "Play cards attached this round: per face-down card (seat-relative), per attacher (seat-relative), count / 3",
+                0.0,
+                INF,
+            ),
+            Piece(
+                "my_attached",
+                n * NP,
+                f"the Play cards you attached this round: per face-down card (seat-relative), per kind ({plays}), count / 3",
+                0.0,
+                INF,
+            ),
+            Piece(
+                "scored_symbols",
+                n * (NUM_SYMBOLS + 1),
+                f"per seat (seat-relative): symbols on its scored white cards / 8: {symbols}",
+            ),
+            Piece("scored_points", n, "per seat: tens-digit points of its scored white cards / 50", 0.0, INF),
+            Piece("scored_cards", n, "per seat: scored white cards / 20 (the tie-breaker)", 0.0, INF),
+            Piece("last_card", n, "last reveal: each seat's white card / 80 (seat-relative)"),
+            Piece(
+                "last_modifiers",
+                n * NP,
+                f"last reveal: Play cards on each seat's card, count / 3 per kind ({plays})",
+                0.0,
+                INF,
+            ),
+            Piece("last_discarded", n, "last reveal: 1 if the seat's card was discarded"),
+            Piece("last_centre", 1, "last reveal: the centre card / 80"),
+            Piece("last_centre_discarded", 1, "last reveal: 1 if the centre card was among the discarded"),
+            Piece("last_rule", NUM_RULE_KINDS, "last reveal: the round rule, one-hot"),
+        ]
+    )
 
 
 _SCALES = {
-    "round": 1 / 20, "rounds_left": 1 / 20, "white_deck": 1 / W, "black_deck": 1 / 40,
-    "black_discard": 1 / 40, "my_black": 1 / 3, "black_counts": 1 / 3,
-    "attached": 1 / 3, "my_attached": 1 / 3, "scored_symbols": 1 / 8, "scored_points": 1 / 50,
-    "scored_cards": 1 / 20, "last_card": 1 / 80, "last_modifiers": 1 / 3, "last_centre": 1 / 80,
+    "round": 1 / 20,
+    "rounds_left": 1 / 20,
+    "white_deck": 1 / W,
+    "black_deck": 1 / 40,
+    "black_discard": 1 / 40,
+    "my_black": 1 / 3,
+    "black_counts": 1 / 3,
+    "attached": 1 / 3,
+    "my_attached": 1 / 3,
+    "scored_symbols": 1 / 8,
+    "scored_points": 1 / 50,
+    "scored_cards": 1 / 20,
+    "last_card": 1 / 80,
+    "last_modifiers": 1 / 3,
+    "last_centre": 1 / 80,
 }
 
 # piece -> buffer field, for pieces read straight from one field (no rotation).
 _DIRECT = {
-    "phase": "phase", "passes": "passes", "round": "round", "rounds_left": "rounds_left",
-    "final_round": "final", "white_deck": "deck", "black_deck": "bdeck", "black_discard": "bdisc",
-    "black_discard_seen": "bdisc_seen", "centre": "centre", "centre_rules": "centre_rules",
-    "round_rule": "rule", "out_of_play": "out", "last_centre": "last_centre",
-    "last_centre_discarded": "last_centre_discarded", "last_rule": "last_rule",
+    "phase": "phase",
+    "passes": "passes",
+    "round": "round",
+    "rounds_left": "rounds_left",
+    "final_round": "final",
+    "white_deck": "deck",
+    "black_deck": "bdeck",
+    "black_discard": "bdisc",
+    "black_discard_seen": "bdisc_seen",
+    "centre": "centre",
+    "centre_rules": "centre_rules",
+    "round_rule": "rule",
+    "out_of_play": "out",
+    "last_centre": "last_centre",
+    "last_centre_discarded": "last_centre_discarded",
+    "last_rule": "last_rule",
 }
 # piece -> field holding one value per absolute seat.
 _PER_SEAT = {
-    "first_player": "first", "to_act": "to_act", "drafted": "drafted", "selected": "selected",
-    "black_counts": "black_count", "scored_points": "points", "scored_cards": "nscored",
-    "last_card": "last_card", "last_discarded": "last_discarded",
+    "first_player": "first",
+    "to_act": "to_act",
+    "drafted": "drafted",
+    "selected": "selected",
+    "black_counts": "black_count",
+    "scored_points": "points",
+    "scored_cards": "nscored",
+    "last_card": "last_card",
+    "last_discarded": "last_discarded",
 }
 # piece -> (field, values per seat): blocks of values per absolute seat, rotated.
 _PER_SEAT_BLOCK = {
-    "known_hands": ("known", W), "scored_symbols": ("sym", NUM_SYMBOLS + 1), "last_modifiers": ("last_mods", NP),
+    "known_hands": ("known", W),
+    "scored_symbols": ("sym", NUM_SYMBOLS + 1),
+    "last_modifiers": ("last_mods", NP),
 }
 # piece -> (field, values per seat): the observer's own block.
 _PRIVATE = {"my_hand": ("hand", W), "my_selection": ("sel", W), "my_black": ("black", NK)}
@@ -130,10 +198,10 @@ class HumbleSmuggleEncoder:
             field, size = _PRIVATE[name]
             start = fields.start(field) + p * size
             return list(range(start, start + size))
-        if name == "attached":       # [target][attacher], both rotated
+        if name == "attached":  # [target][attacher], both rotated
             start = fields.start("attach")
             return [start + ((p + i) % n) * n + (p + j) % n for i in range(n) for j in range(n)]
-        if name == "my_attached":    # attacher = observer; [target rotated][kind]
+        if name == "my_attached":  # attacher = observer; [target rotated][kind]
             start = fields.start("my_attach")
             return [start + (p * n + (p + i) % n) * NP + k for i in range(n) for k in range(NP)]
         raise KeyError(f"no source for piece {name!r}")

@@ -32,19 +32,26 @@ def render(state, player: int | None = None) -> str:
     else:
         left = "final round" if state.final else f"{state.rounds_left()} rounds left"
         when = f"round {state.rounds_played + 1} ({left})"
-    lines = [f"Humble smuggle | {when} | first player: P{state.first} | white deck: {len(state.deck)} | "
-             f"black deck: {len(state.bdeck)}, discard: {len(state.bdisc_public) + len(state.bdisc_hidden)}"]
+    lines = [
+        f"Humble smuggle | {when} | first player: P{state.first} | white deck: {len(state.deck)} | "
+        f"black deck: {len(state.bdeck)}, discard: {len(state.bdisc_public) + len(state.bdisc_hidden)}"
+    ]
     if state.centre:
         lines.append("  centre: " + "; ".join(_card(game, v) for v in sorted(state.centre)))
     if state.rule >= 0 and state.phase != OVER and state.centre and len(state.centre) == 1:
         lines.append(f"  round rule: {game.rule_names[state.rule]}")
-    points = state.points(holds=True)           # the Hold cards count for whoever may see them
+    points = state.points(holds=True)  # the Hold cards count for whoever may see them
     public = state.points()
     for s in range(n):
         you = " (you)" if s == player else ""
-        shown = points[s] if full or s == player or state.phase == OVER else f"{public[s]}+?" if sum(state.black[s]) else public[s]
-        parts = [f"P{s}{you}: {shown} pts",
-                 f"scored: {_cards(state.scored[s])}", f"black cards: {sum(state.black[s])}"]
+        shown = (
+            points[s]
+            if full or s == player or state.phase == OVER
+            else f"{public[s]}+?"
+            if sum(state.black[s])
+            else public[s]
+        )
+        parts = [f"P{s}{you}: {shown} pts", f"scored: {_cards(state.scored[s])}", f"black cards: {sum(state.black[s])}"]
         if state.known[s]:
             parts.append(f"drafted: {_cards(state.known[s])}")
         if state.sel[s]:
@@ -73,9 +80,10 @@ def render(state, player: int | None = None) -> str:
         scores = state.scores()
         best = max(scores)
         won = [f"P{s}" for s in range(n) if scores[s] == best]
-        lines.append(f"  game over; winner: {', '.join(won)} with {points[scores.index(best)]} points "
-                     f"(final points: {', '.join(str(p) for p in points)})")
+        lines.append(
+            f"  game over; winner: {', '.join(won)} with {points[scores.index(best)]} points "
+            f"(final points: {', '.join(str(p) for p in points)})"
+        )
     else:
         lines.append(f"  now: P{state.current_player()} - {PHASE_NAMES[state.phase]}")
     return "\n".join(lines)
-

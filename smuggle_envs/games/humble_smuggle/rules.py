@@ -46,12 +46,12 @@ PHASE_NAMES = ("draft", "select a card", "play black cards", "discard black card
 STANDARD, DOUBLE_UP, HIGH_LOW, SYMBOL_UP, SAFE_ZONE = 0, 1, 2, 3, 8
 NUM_RULE_KINDS = 9
 
-NUM_SYMBOLS = 5             # anchor, barrel, compass, skull, key
-STAR = NUM_SYMBOLS          # the wild symbol's index in per-seat symbol counts
+NUM_SYMBOLS = 5  # anchor, barrel, compass, skull, key
+STAR = NUM_SYMBOLS  # the wild symbol's index in per-seat symbol counts
 NO_SYMBOL = -1
-W = NUM_WHITE               # 79
-NK = NUM_BLACK_KINDS        # 23
-NP = NUM_PLAY_KINDS         # 7
+W = NUM_WHITE  # 79
+NK = NUM_BLACK_KINDS  # 23
+NP = NUM_PLAY_KINDS  # 7
 
 # Effects of the Play kinds.
 ADD, ZERO, DOUBLE, SHIELD = range(4)
@@ -91,7 +91,8 @@ class HumbleSmuggleConfig(GameConfig):
             if isinstance(depth, bool) or not isinstance(depth, int) or not low <= depth <= high:
                 raise ConfigError(
                     f"end_card_depth must be None or an int in [{low}, {high}] for {n} players "
-                    f"(the hands are dealt above the 80, a full centre follows it), got {depth!r}")
+                    f"(the hands are dealt above the 80, a full centre follows it), got {depth!r}"
+                )
         if self.discard_count not in ("cards", "values"):
             raise ConfigError(f"discard_count must be 'cards' or 'values', got {self.discard_count!r}")
         if not isinstance(self.stars_need_a_symbol, bool):
@@ -110,7 +111,7 @@ class HumbleSmuggleGame(Game):
         d = self.data
         n, c = self.num_players, self.config
         self.end_depth = c.end_card_depth if c.end_card_depth is not None else d.cards_above[n]
-        self.safe_zone_min = d.end_value            # the "≥80" icon
+        self.safe_zone_min = d.end_value  # the "≥80" icon
         sym_index = {s: i for i, s in enumerate(d.symbols)}
         sym_index[d.wild_symbol] = STAR
         self.symbol_names = (*d.symbols, d.wild_symbol)
@@ -119,8 +120,7 @@ class HumbleSmuggleGame(Game):
         self.symbol = (NO_SYMBOL, *(NO_SYMBOL if w.symbol is None else sym_index[w.symbol] for w in d.white))
         self.draws = (0, *(w.draws for w in d.white))
         self.rule_of = (-1, *(_rule_kind(w, sym_index) for w in d.white))
-        self.rule_names = ("Standard", "Double Up", "High & Low",
-                           *(f"Symbol Up ({s})" for s in d.symbols), "Safe Zone")
+        self.rule_names = ("Standard", "Double Up", "High & Low", *(f"Symbol Up ({s})" for s in d.symbols), "Safe Zone")
         # Black kinds: Play kinds 0..6, then each Hold card 7..22.
         self.black_names = A.black_names(d)
         self.effect = tuple(_EFFECT_CODES[p.effect] for p in d.play)
@@ -128,15 +128,15 @@ class HumbleSmuggleGame(Game):
         self.hold_symbols = tuple(tuple(sym_index[s] for s in h.symbols) for h in d.hold)
         self.hold_bonus = tuple(h.bonus for h in d.hold)
         self.black_template = tuple(
-            [k for k, p in enumerate(d.play) for _ in range(p.count)] + [NP + h for h in range(len(d.hold))])
+            [k for k, p in enumerate(d.play) for _ in range(p.count)] + [NP + h for h in range(len(d.hold))]
+        )
         self.black_kind_counts = tuple(self.black_template.count(k) for k in range(NK))
         self.limit = d.black_limit
         # Best points for c copies of one symbol, splitting into sets of at most the largest size.
         table = dict(d.set_points)
         best = [0] * (W + 40)
         for count in range(1, len(best)):
-            best[count] = max(table.get(size, 0) + best[count - size]
-                              for size in range(1, min(count, max(table)) + 1))
+            best[count] = max(table.get(size, 0) + best[count - size] for size in range(1, min(count, max(table)) + 1))
         self.set_best = tuple(best)
         self._set_score = lru_cache(maxsize=65536)(self._set_score_uncached)
 
@@ -156,16 +156,39 @@ class HumbleSmuggleGame(Game):
         n = self.num_players
         f = ByteFields()
         for name, size in (
-            ("phase", 4), ("first", n), ("to_act", n), ("drafted", n), ("selected", n),
-            ("passes", 1), ("round", 1), ("final", 1), ("deck", 1), ("rounds_left", 1),
-            ("bdeck", 1), ("bdisc", 1), ("bdisc_seen", NP),
-            ("centre", W), ("centre_rules", NUM_RULE_KINDS), ("rule", NUM_RULE_KINDS),
-            ("hand", n * W), ("sel", n * W), ("known", n * W), ("out", W),
-            ("black", n * NK), ("black_count", n),
-            ("attach", n * n), ("my_attach", n * n * NP),
-            ("sym", n * (NUM_SYMBOLS + 1)), ("points", n), ("nscored", n),
-            ("last_card", n), ("last_mods", n * NP), ("last_discarded", n),
-            ("last_centre", 1), ("last_centre_discarded", 1), ("last_rule", NUM_RULE_KINDS),
+            ("phase", 4),
+            ("first", n),
+            ("to_act", n),
+            ("drafted", n),
+            ("selected", n),
+            ("passes", 1),
+            ("round", 1),
+            ("final", 1),
+            ("deck", 1),
+            ("rounds_left", 1),
+            ("bdeck", 1),
+            ("bdisc", 1),
+            ("bdisc_seen", NP),
+            ("centre", W),
+            ("centre_rules", NUM_RULE_KINDS),
+            ("rule", NUM_RULE_KINDS),
+            ("hand", n * W),
+            ("sel", n * W),
+            ("known", n * W),
+            ("out", W),
+            ("black", n * NK),
+            ("black_count", n),
+            ("attach", n * n),
+            ("my_attach", n * n * NP),
+            ("sym", n * (NUM_SYMBOLS + 1)),
+            ("points", n),
+            ("nscored", n),
+            ("last_card", n),
+            ("last_mods", n * NP),
+            ("last_discarded", n),
+            ("last_centre", 1),
+            ("last_centre_discarded", 1),
+            ("last_rule", NUM_RULE_KINDS),
         ):
             f.add(name, size)
         return f
@@ -180,7 +203,7 @@ class HumbleSmuggleGame(Game):
     def score_scale(self) -> float:
         return 10.0
 
-    def new_initial_state(self, seed: int | None = None) -> "HumbleSmuggleState":
+    def new_initial_state(self, seed: int | None = None) -> HumbleSmuggleState:
         return HumbleSmuggleState(self, seed)
 
     def action_to_string(self, action: int) -> str:
@@ -307,7 +330,12 @@ class HumbleSmuggleState(State):
         v = self.game.fields.views(self.buf)
         self.f_phase, self.f_first, self.f_to_act = v["phase"], v["first"], v["to_act"]
         self.f_drafted, self.f_selected, self.f_passes = v["drafted"], v["selected"], v["passes"]
-        self.f_round, self.f_final, self.f_deck, self.f_rounds_left = v["round"], v["final"], v["deck"], v["rounds_left"]
+        self.f_round, self.f_final, self.f_deck, self.f_rounds_left = (
+            v["round"],
+            v["final"],
+            v["deck"],
+            v["rounds_left"],
+        )
         self.f_bdeck, self.f_bdisc, self.f_bdisc_seen = v["bdeck"], v["bdisc"], v["bdisc_seen"]
         self.f_centre, self.f_centre_rules, self.f_rule = v["centre"], v["centre_rules"], v["rule"]
         self.f_hand, self.f_sel, self.f_known, self.f_out = v["hand"], v["sel"], v["known"], v["out"]
@@ -532,7 +560,7 @@ class HumbleSmuggleState(State):
         if rule == HIGH_LOW:
             hi = max(c[0] for c in cands)
             lo = min(c[0] for c in cands)
-            chosen = {i for value, i in cands if value == hi or value == lo}
+            chosen = {i for value, i in cands if value in (hi, lo)}
         else:
             if rule == STANDARD:
                 k = 1
@@ -541,7 +569,7 @@ class HumbleSmuggleState(State):
             elif rule == SAFE_ZONE:
                 cands = [c for c in cands if c[0] >= game.safe_zone_min]
                 k = 1
-            else:   # Symbol Up: that symbol on the revealed white cards, centre included (R3.4)
+            else:  # Symbol Up: that symbol on the revealed white cards, centre included (R3.4)
                 symbol, sym = rule - SYMBOL_UP, game.symbol
                 k = sum(1 for s in range(n) if sym[self.sel[s]] == symbol) + (sym[centre_card] == symbol)
             chosen = _top(cands, k, game.config.discard_count == "values")
@@ -570,7 +598,7 @@ class HumbleSmuggleState(State):
                     self.f_sym[s * (NUM_SYMBOLS + 1) + syms[v]] += 1
                 pending[s] = draws[v]
             if att:
-                for attacher, kind in att:     # Play cards to the black discard pile (R3.9)
+                for attacher, kind in att:  # Play cards to the black discard pile (R3.9)
                     self.bdisc_public.append(kind)
                     self.f_bdisc_seen[kind] += 1
                     self.f_attach[s * n + attacher] = 0
@@ -587,7 +615,7 @@ class HumbleSmuggleState(State):
         self.f_passes[0] = 0
         self.passes = 0
         self.draw_idx = 0
-        self._set_phase(DISCARD)     # while drawing; _continue_draws moves on
+        self._set_phase(DISCARD)  # while drawing; _continue_draws moves on
         self._continue_draws()
 
     def _record_reveal(self, values, chosen, centre_card) -> None:
@@ -605,8 +633,13 @@ class HumbleSmuggleState(State):
             self.f_last_rule[self.last[6]] = 0
         self.f_last_rule[self.rule] = 1
         self.last = (
-            list(self.sel), values, [list(a) for a in self.attached],
-            [s for s in range(n) if s in chosen], centre_card, n in chosen, self.rule,
+            list(self.sel),
+            values,
+            [list(a) for a in self.attached],
+            [s for s in range(n) if s in chosen],
+            centre_card,
+            n in chosen,
+            self.rule,
         )
 
     def _continue_draws(self) -> None:
@@ -629,7 +662,7 @@ class HumbleSmuggleState(State):
         self.black[actor][kind] -= 1
         self.f_black[actor * NK + kind] -= 1
         self.f_black_count[actor] -= 1
-        self.bdisc_hidden.append((actor, kind))         # face down: nobody else learns the kind
+        self.bdisc_hidden.append((actor, kind))  # face down: nobody else learns the kind
         self.f_bdisc[0] += 1
         if self.f_black_count[actor] <= self.game.limit:
             self.draw_idx += 1
@@ -640,7 +673,7 @@ class HumbleSmuggleState(State):
         for _ in range(count):
             if not bdeck:
                 if not (self.bdisc_public or self.bdisc_hidden):
-                    break                                # Q1: nothing left to reshuffle
+                    break  # Q1: nothing left to reshuffle
                 bdeck.extend(self.bdisc_public)
                 bdeck.extend(k for _, k in self.bdisc_hidden)
                 self.rng.shuffle(bdeck)
@@ -687,13 +720,13 @@ class HumbleSmuggleState(State):
     def _end_round(self) -> None:
         self.rounds_played += 1
         self.f_round[0] = self.rounds_played
-        if self.final:                                   # section 6: the 80's round was the last
+        if self.final:  # section 6: the 80's round was the last
             self._set_phase(OVER)
             self._set_actor(-1)
             self.f_rounds_left[0] = 0
             return
         self._refill()
-        set_one_hot(self.f_first, self.first, (self.first + 1) % self.n)   # step 7: clockwise
+        set_one_hot(self.f_first, self.first, (self.first + 1) % self.n)  # step 7: clockwise
         self.first = (self.first + 1) % self.n
         self._start_round()
 
@@ -769,9 +802,19 @@ class HumbleSmuggleState(State):
         self.buf[:] = self._rebuild_fields()
 
     # ----- scenarios -------------------------------------------------------------------------
-    def arrange(self, *, hands=None, centre=None, black=None, deck_top=(), black_top=(),
-                black_discard=(), black_hidden=None, first: int | None = None,
-                end_left: int | None = None) -> None:
+    def arrange(
+        self,
+        *,
+        hands=None,
+        centre=None,
+        black=None,
+        deck_top=(),
+        black_top=(),
+        black_discard=(),
+        black_hidden=None,
+        first: int | None = None,
+        end_left: int | None = None,
+    ) -> None:
         """Scenario hook for tests and tutorials, before the first action.
 
         ``hands``: {seat: [white values]} (3 each); ``centre``: the players + 1 centre values;
@@ -810,8 +853,11 @@ class HumbleSmuggleState(State):
         self.bdisc_public = take([game.black_kind(k) for k in black_discard], bpool, "black card of kind")
         if any(k >= NP for k in self.bdisc_public):
             raise ValueError("only Play cards lie face up in the black discard pile")
-        self.bdisc_hidden = [(s, k) for s, ks in (black_hidden or {}).items()
-                             for k in take([game.black_kind(k) for k in ks], bpool, "black card of kind")]
+        self.bdisc_hidden = [
+            (s, k)
+            for s, ks in (black_hidden or {}).items()
+            for k in take([game.black_kind(k) for k in ks], bpool, "black card of kind")
+        ]
         # Seats not named keep their hand size, refilled from the pool.
         for s in range(n):
             if s not in hands:
@@ -836,7 +882,7 @@ class HumbleSmuggleState(State):
         self._not_replayable = "its cards were arranged with arrange()"
 
     # ----- copies ----------------------------------------------------------------------------
-    def clone(self) -> "HumbleSmuggleState":
+    def clone(self) -> HumbleSmuggleState:
         new = object.__new__(HumbleSmuggleState)
         new.__dict__.update(self.__dict__)
         new.buf = bytearray(self.buf)
@@ -859,7 +905,7 @@ class HumbleSmuggleState(State):
         new.pending = list(self.pending)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> "HumbleSmuggleState":
+    def resample(self, player: int, rng: random.Random) -> HumbleSmuggleState:
         """Redraw what ``player`` cannot see, consistently with what it saw: the white deck's
         order and the cards of other hands that nobody saw drafted; which card of each other
         seat's hand lies face down; other seats' black hands (until they are shown for final

@@ -29,16 +29,33 @@ clockwise from the deciding player: 0 = yourself, 1 = the player on your left, .
 from __future__ import annotations
 
 KIND_NAMES = (
-    "market open", "day of accounting",
-    "gambling", "pimps", "merchandise", "weapons", "the coup",
-    "tropical fish", "brokering", "politics",
-    "raid", "protection money", "tax inspection", "vacation in sweden",
-    "informant", "mister zero", "white coat", "alibi", "bribe",
-    "death in the family", "loan shark", "debris and ash",
-    "hostile takeover", "relatives",
+    "market open",
+    "day of accounting",
+    "gambling",
+    "pimps",
+    "merchandise",
+    "weapons",
+    "the coup",
+    "tropical fish",
+    "brokering",
+    "politics",
+    "raid",
+    "protection money",
+    "tax inspection",
+    "vacation in sweden",
+    "informant",
+    "mister zero",
+    "white coat",
+    "alibi",
+    "bribe",
+    "death in the family",
+    "loan shark",
+    "debris and ash",
+    "hostile takeover",
+    "relatives",
     "magnum",
 )
-NUM_KINDS = len(KIND_NAMES)          # 25
+NUM_KINDS = len(KIND_NAMES)  # 25
 
 MARKET, ACCOUNTING = 0, 1
 GAMBLING, PIMPS, MERCHANDISE, WEAPONS, COUP = 2, 3, 4, 5, 6
@@ -53,48 +70,65 @@ ILLEGAL_KINDS = (GAMBLING, PIMPS, MERCHANDISE, WEAPONS, COUP)
 LEGAL_KINDS = (FISH, BROKERING, POLITICS)
 BUSINESS_KINDS = ILLEGAL_KINDS + LEGAL_KINDS
 NUM_BUSINESSES = len(BUSINESS_KINDS)  # 8
-FIRST_BUSINESS = GAMBLING             # business index b is kind FIRST_BUSINESS + b
-NUM_ILLEGAL = len(ILLEGAL_KINDS)      # business indices 0-4 are illegal, 5-7 legal
+FIRST_BUSINESS = GAMBLING  # business index b is kind FIRST_BUSINESS + b
+NUM_ILLEGAL = len(ILLEGAL_KINDS)  # business indices 0-4 are illegal, 5-7 legal
 HASSLE_KINDS = (RAID, PROTECTION, TAX, VACATION)
 NUM_HASSLES = len(HASSLE_KINDS)
-FIRST_HASSLE = RAID                   # hassle index h is kind FIRST_HASSLE + h
+FIRST_HASSLE = RAID  # hassle index h is kind FIRST_HASSLE + h
 SOLUTION_KINDS = (INFORMANT, MISTER_ZERO, WHITE_COAT, ALIBI, BRIBE)
 PARANOIA_KINDS = (DEATH, LOAN_SHARK, DEBRIS)
 
 KIND_TYPES = (
-    "market", "accounting",
-    "illegal", "illegal", "illegal", "illegal", "illegal",
-    "legal", "legal", "legal",
-    "hassle", "hassle", "hassle", "hassle",
-    "solution", "solution", "solution", "solution", "solution",
-    "paranoia", "paranoia", "paranoia",
-    "takeover", "relatives",
+    "market",
+    "accounting",
+    "illegal",
+    "illegal",
+    "illegal",
+    "illegal",
+    "illegal",
+    "legal",
+    "legal",
+    "legal",
+    "hassle",
+    "hassle",
+    "hassle",
+    "hassle",
+    "solution",
+    "solution",
+    "solution",
+    "solution",
+    "solution",
+    "paranoia",
+    "paranoia",
+    "paranoia",
+    "takeover",
+    "relatives",
     "magnum",
 )
 
 MAX_SEATS = 6
 
 PLAY = 0
-DISCARD = PLAY + NUM_KINDS            # 25
-TRIPLE = DISCARD + NUM_KINDS          # 50
-TARGET = TRIPLE + NUM_KINDS           # 75: TARGET + offset, offset 0 (yourself) .. 5
-TAKE = TARGET + MAX_SEATS             # 81
-LOSE = TAKE + NUM_BUSINESSES          # 89
-PAY = LOSE + NUM_BUSINESSES           # 97
-PASS_CARD = PAY + NUM_BUSINESSES      # 105
-GIVE = PASS_CARD + NUM_KINDS          # 130
-WANT = GIVE + NUM_KINDS               # 155
-END_TURN = WANT + NUM_KINDS           # 180
-NO_TRADE = END_TURN + 1               # 181
-DONE = NO_TRADE + 1                   # 182
-ACCEPT = DONE + 1                     # 183
-DECLINE = ACCEPT + 1                  # 184
-LET_PASS = DECLINE + 1                # 185
-CANCEL = LET_PASS + 1                 # 186
-NUM_ACTIONS = CANCEL + 1              # 187
+DISCARD = PLAY + NUM_KINDS  # 25
+TRIPLE = DISCARD + NUM_KINDS  # 50
+TARGET = TRIPLE + NUM_KINDS  # 75: TARGET + offset, offset 0 (yourself) .. 5
+TAKE = TARGET + MAX_SEATS  # 81
+LOSE = TAKE + NUM_BUSINESSES  # 89
+PAY = LOSE + NUM_BUSINESSES  # 97
+PASS_CARD = PAY + NUM_BUSINESSES  # 105
+GIVE = PASS_CARD + NUM_KINDS  # 130
+WANT = GIVE + NUM_KINDS  # 155
+END_TURN = WANT + NUM_KINDS  # 180
+NO_TRADE = END_TURN + 1  # 181
+DONE = NO_TRADE + 1  # 182
+ACCEPT = DONE + 1  # 183
+DECLINE = ACCEPT + 1  # 184
+LET_PASS = DECLINE + 1  # 185
+CANCEL = LET_PASS + 1  # 186
+NUM_ACTIONS = CANCEL + 1  # 187
 
 
-def kind(card: "str | int") -> int:
+def kind(card: str | int) -> int:
     """A card kind from its index or its name ("magnum", "Tax Inspection", ...)."""
     if isinstance(card, bool):
         raise ValueError(f"not a card: {card!r}")
@@ -104,9 +138,18 @@ def kind(card: "str | int") -> int:
         return card
     if isinstance(card, str):
         name = " ".join(card.lower().replace("&", "and").split())
-        aliases = {"pimp": PIMPS, "coup": COUP, "loan sharks": LOAN_SHARK, "debris & ash": DEBRIS,
-                   "protection": PROTECTION, "vacation": VACATION, "takeover": TAKEOVER,
-                   "market": MARKET, "accounting": ACCOUNTING, "fish": FISH}
+        aliases = {
+            "pimp": PIMPS,
+            "coup": COUP,
+            "loan sharks": LOAN_SHARK,
+            "debris & ash": DEBRIS,
+            "protection": PROTECTION,
+            "vacation": VACATION,
+            "takeover": TAKEOVER,
+            "market": MARKET,
+            "accounting": ACCOUNTING,
+            "fish": FISH,
+        }
         if name in KIND_NAMES:
             return KIND_NAMES.index(name)
         if name in aliases:
@@ -114,7 +157,7 @@ def kind(card: "str | int") -> int:
     raise ValueError(f"no card {card!r}; cards are {list(KIND_NAMES)}")
 
 
-def business(card: "str | int") -> int:
+def business(card: str | int) -> int:
     """The business index (0-7) of a business card."""
     k = kind(card)
     if k not in BUSINESS_KINDS:
@@ -168,9 +211,14 @@ def want(card) -> int:
 def action_text(action: int) -> str:
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is out of range [0, {NUM_ACTIONS})")
-    for base, size, verb in ((PLAY, NUM_KINDS, "play"), (DISCARD, NUM_KINDS, "discard"),
-                             (TRIPLE, NUM_KINDS, "discard three"), (PASS_CARD, NUM_KINDS, "pass left:"),
-                             (GIVE, NUM_KINDS, "trade: offer"), (WANT, NUM_KINDS, "trade: ask for")):
+    for base, size, verb in (
+        (PLAY, NUM_KINDS, "play"),
+        (DISCARD, NUM_KINDS, "discard"),
+        (TRIPLE, NUM_KINDS, "discard three"),
+        (PASS_CARD, NUM_KINDS, "pass left:"),
+        (GIVE, NUM_KINDS, "trade: offer"),
+        (WANT, NUM_KINDS, "trade: ask for"),
+    ):
         if base <= action < base + size:
             return f"{verb} {KIND_NAMES[action - base]}"
     for base, verb in ((TAKE, "take"), (LOSE, "lose"), (PAY, "pay the Bribe with")):
@@ -181,6 +229,12 @@ def action_text(action: int) -> str:
         if offset == 0:
             return "target yourself"
         return f"target the player {offset} seat{'s' if offset > 1 else ''} clockwise"
-    return {END_TURN: "end the turn", NO_TRADE: "no trade", DONE: "trade: that is all",
-            ACCEPT: "accept the trade", DECLINE: "decline the trade", LET_PASS: "let it happen",
-            CANCEL: "Magnum: stop the takeover"}[action]
+    return {
+        END_TURN: "end the turn",
+        NO_TRADE: "no trade",
+        DONE: "trade: that is all",
+        ACCEPT: "accept the trade",
+        DECLINE: "decline the trade",
+        LET_PASS: "let it happen",
+        CANCEL: "Magnum: stop the takeover",
+    }[action]

@@ -13,7 +13,13 @@ from importlib import resources
 
 from ...core.errors import DataError
 from .actions import (
-    BUSINESS_KINDS, HASSLE_KINDS, KIND_NAMES, KIND_TYPES, NUM_KINDS, PARANOIA_KINDS, SOLUTION_KINDS,
+    BUSINESS_KINDS,
+    HASSLE_KINDS,
+    KIND_NAMES,
+    KIND_TYPES,
+    NUM_KINDS,
+    PARANOIA_KINDS,
+    SOLUTION_KINDS,
 )
 
 DATA_FILE = "illegal.json"
@@ -25,16 +31,16 @@ _LOSES = ("one", "most expensive", "all")
 
 @dataclass(frozen=True)
 class IllegalData:
-    names: tuple[str, ...]            # per kind, the engine's order
-    counts: tuple[int, ...]           # cards of each kind
-    values: tuple[int, ...]           # business value in Euros (0 for other kinds)
-    penalties: tuple[int, ...]        # Paranoia cost when held at the end (0 for other kinds)
-    lost_turns: tuple[int, ...]       # turns a Paranoia card costs (0 for other kinds)
-    loses: tuple[str, ...]            # Paranoia: "one", "most expensive", "all" ("" otherwise)
-    blocks_legal: tuple[bool, ...]    # hassle: no legal business either (Vacation in Sweden)
-    turn_loss: tuple[str, ...]        # hassle: business lost at the end of each turn
-    open_hand: tuple[bool, ...]       # hassle: the victim plays with an open hand
-    solves: tuple[int, ...]           # solution: the hassle kind it removes, -1 = any (Bribe)
+    names: tuple[str, ...]  # per kind, the engine's order
+    counts: tuple[int, ...]  # cards of each kind
+    values: tuple[int, ...]  # business value in Euros (0 for other kinds)
+    penalties: tuple[int, ...]  # Paranoia cost when held at the end (0 for other kinds)
+    lost_turns: tuple[int, ...]  # turns a Paranoia card costs (0 for other kinds)
+    loses: tuple[str, ...]  # Paranoia: "one", "most expensive", "all" ("" otherwise)
+    blocks_legal: tuple[bool, ...]  # hassle: no legal business either (Vacation in Sweden)
+    turn_loss: tuple[str, ...]  # hassle: business lost at the end of each turn
+    open_hand: tuple[bool, ...]  # hassle: the victim plays with an open hand
+    solves: tuple[int, ...]  # solution: the hassle kind it removes, -1 = any (Bribe)
     total_cards: int
     overview_cards: int
     hand_size: int
@@ -67,13 +73,17 @@ def load(text: str | None = None) -> IllegalData:
             penalties=tuple(c["penalty"] if k in PARANOIA_KINDS else c.get("penalty", 0) for k, c in enumerate(cards)),
             lost_turns=tuple(c["lost_turns"] if k in PARANOIA_KINDS else 0 for k, c in enumerate(cards)),
             loses=tuple(c["loses"] if k in PARANOIA_KINDS else "" for k, c in enumerate(cards)),
-            blocks_legal=tuple(_choice(c, "blocks", _BLOCKS) == "all" if k in HASSLE_KINDS else False
-                               for k, c in enumerate(cards)),
-            turn_loss=tuple(_choice(c, "turn_loss", _TURN_LOSS) if k in HASSLE_KINDS else "none"
-                            for k, c in enumerate(cards)),
+            blocks_legal=tuple(
+                _choice(c, "blocks", _BLOCKS) == "all" if k in HASSLE_KINDS else False for k, c in enumerate(cards)
+            ),
+            turn_loss=tuple(
+                _choice(c, "turn_loss", _TURN_LOSS) if k in HASSLE_KINDS else "none" for k, c in enumerate(cards)
+            ),
             open_hand=tuple(c["open_hand"] if k in HASSLE_KINDS else False for k, c in enumerate(cards)),
-            solves=tuple((-1 if c["solves"] == "any" else index[c["solves"]]) if k in SOLUTION_KINDS else -1
-                         for k, c in enumerate(cards)),
+            solves=tuple(
+                (-1 if c["solves"] == "any" else index[c["solves"]]) if k in SOLUTION_KINDS else -1
+                for k, c in enumerate(cards)
+            ),
             total_cards=raw["total_cards"],
             overview_cards=raw["overview_cards"],
             hand_size=raw["hand_size"],
@@ -104,8 +114,10 @@ def _validate(d: IllegalData) -> None:
     if min(d.counts) < 1:
         _fail("every card kind needs at least one card")
     if d.playable_cards != PLAYABLE_CARDS or d.total_cards - d.overview_cards != PLAYABLE_CARDS:
-        _fail(f"the playable cards add up to {d.playable_cards} and total {d.total_cards} - "
-              f"{d.overview_cards} overview cards; the rulebook has 108 = {PLAYABLE_CARDS} + 2")
+        _fail(
+            f"the playable cards add up to {d.playable_cards} and total {d.total_cards} - "
+            f"{d.overview_cards} overview cards; the rulebook has 108 = {PLAYABLE_CARDS} + 2"
+        )
     if max(d.counts) > 255 // 2:
         _fail("counts must fit the observation's bytes")
     if any(d.values[k] <= 0 or d.values[k] % 1000 for k in BUSINESS_KINDS):

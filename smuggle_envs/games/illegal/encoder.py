@@ -23,48 +23,67 @@ from .rules import NUM_PHASES, PHASE_NAMES
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
-HAND_SCALE = 1 / 7        # hand sizes are about 7
+HAND_SCALE = 1 / 7  # hand sizes are about 7
 
 
 def build_layout(game) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind / cards of that kind"
     seatwise = "per seat (seat-relative, seat-major)"
-    businesses = ", ".join(KIND_NAMES[FIRST_BUSINESS:FIRST_BUSINESS + NUM_BUSINESSES])
-    hassles = ", ".join(KIND_NAMES[10:10 + NUM_HASSLES])
-    return ObservationLayout([
-        Piece("phase", NUM_PHASES, "decision in progress: " + ", ".join(PHASE_NAMES[:NUM_PHASES])),
-        Piece("active", n, f"the player whose turn it is, {SEATS}"),
-        Piece("decider", n, f"the player deciding now, {SEATS}"),
-        Piece("my_hand", NUM_KINDS, f"your hand, {kinds} (order: " + ", ".join(KIND_NAMES) + ")"),
-        Piece("market", n, "1 if the seat has a Market Open (seat-relative)"),
-        Piece("hassle", n * NUM_HASSLES, f"{seatwise}: the hassle on its Market Open, one-hot ({hassles})"),
-        Piece("table", n * NUM_BUSINESSES, f"{seatwise}: businesses on its table, count / cards of that business ({businesses})"),
-        Piece("hand_size", n, "cards in hand per seat / 7", 0.0, INF),
-        Piece("lost_turns", n, "turns each seat still has to sit out / 2", 0.0, INF),
-        Piece("open_hands", n * NUM_KINDS, f"{seatwise}: the hand of a seat under Tax Inspection (open), {kinds}; 0 if closed"),
-        Piece("known", n * NUM_KINDS, f"{seatwise}: cards you know are in that seat's hand (you passed or traded them, or saw the hand open, and have not seen them leave), {kinds}"),
-        Piece("my_pass", NUM_KINDS, "the card you chose to pass left, not yet passed (one-hot)"),
-        Piece("discard", NUM_KINDS, f"the discard pile, {kinds}"),
-        Piece("deck", 1, "cards left in the stock / 106"),
-        Piece("card", NUM_KINDS, "the card being resolved (one-hot)"),
-        Piece("target", n, f"its target, {SEATS}"),
-        Piece("business", NUM_BUSINESSES, "the business being taken (one-hot)"),
-        Piece("slots", 2, "this turn: the play is made; the extra legal business is played"),
-        Piece("magnum", 1, "1 while the Magnum's target (a hassle) is being chosen"),
-        Piece("window", 2, "Magnum reaction window open on: a takeover, a hassle"),
-        Piece("trade_give", NUM_KINDS, f"cards offered in the trade being made, {kinds}"),
-        Piece("trade_want", NUM_KINDS, f"cards asked for in return, {kinds}"),
-        Piece("trade_partner", n, f"the player asked to trade, {SEATS}"),
-        Piece("hands_played", 1, "hands finished / max_hands (multi-hand games)"),
-        Piece("totals", n, "Euros from finished hands / 100,000, per seat (multi-hand games)", -INF, INF),
-    ])
+    businesses = ", ".join(KIND_NAMES[FIRST_BUSINESS : FIRST_BUSINESS + NUM_BUSINESSES])
+    hassles = ", ".join(KIND_NAMES[10 : 10 + NUM_HASSLES])
+    return ObservationLayout(
+        [
+            Piece("phase", NUM_PHASES, "decision in progress: " + ", ".join(PHASE_NAMES[:NUM_PHASES])),
+            Piece("active", n, f"the player whose turn it is, {SEATS}"),
+            Piece("decider", n, f"the player deciding now, {SEATS}"),
+            Piece("my_hand", NUM_KINDS, f"your hand, {kinds} (order: " + ", ".join(KIND_NAMES) + ")"),
+            Piece("market", n, "1 if the seat has a Market Open (seat-relative)"),
+            Piece("hassle", n * NUM_HASSLES, f"{seatwise}: the hassle on its Market Open, one-hot ({hassles})"),
+            Piece(
+                "table",
+                n * NUM_BUSINESSES,
+                f"{seatwise}: businesses on its table, count / cards of that business ({businesses})",
+            ),
+            Piece("hand_size", n, "cards in hand per seat / 7", 0.0, INF),
+            Piece("lost_turns", n, "turns each seat still has to sit out / 2", 0.0, INF),
+            Piece(
+                "open_hands",
+                n * NUM_KINDS,
+                f"{seatwise}: the hand of a seat under Tax Inspection (open), {kinds}; 0 if closed",
+            ),
+            Piece(
+                "known",
+                n * NUM_KINDS,
+                f"{seatwise}: cards you know are in that seat's hand (you passed or traded them, or saw the hand open, and have not seen them leave), {kinds}",
+            ),
+            Piece("my_pass", NUM_KINDS, "the card you chose to pass left, not yet passed (one-hot)"),
+            Piece("discard", NUM_KINDS, f"the discard pile, {kinds}"),
+            Piece("deck", 1, "cards left in the stock / 106"),
+            Piece("card", NUM_KINDS, "the card being resolved (one-hot)"),
+            Piece("target", n, f"its target, {SEATS}"),
+            Piece("business", NUM_BUSINESSES, "the business being taken (one-hot)"),
+            Piece("slots", 2, "this turn: the play is made; the extra legal business is played"),
+            Piece("magnum", 1, "1 while the Magnum's target (a hassle) is being chosen"),
+            Piece("window", 2, "Magnum reaction window open on: a takeover, a hassle"),
+            Piece("trade_give", NUM_KINDS, f"cards offered in the trade being made, {kinds}"),
+            Piece("trade_want", NUM_KINDS, f"cards asked for in return, {kinds}"),
+            Piece("trade_partner", n, f"the player asked to trade, {SEATS}"),
+            Piece("hands_played", 1, "hands finished / max_hands (multi-hand games)"),
+            Piece("totals", n, "Euros from finished hands / 100,000, per seat (multi-hand games)", -INF, INF),
+        ]
+    )
 
 
 # Pieces holding one value per seat, rotated so the observer comes first.
 _PER_SEAT = {"active", "decider", "market", "hand_size", "lost_turns", "target", "trade_partner"}
-_FIELD = {"lost_turns": "skip", "my_pass": "pending", "trade_give": "give", "trade_want": "want",
-          "trade_partner": "partner"}
+_FIELD = {
+    "lost_turns": "skip",
+    "my_pass": "pending",
+    "trade_give": "give",
+    "trade_want": "want",
+    "trade_partner": "partner",
+}
 
 
 class IllegalEncoder:
@@ -85,8 +104,9 @@ class IllegalEncoder:
         key = (p, open_mask)
         index = self._cache.get(key)
         if index is None:
-            index = np.concatenate([np.asarray(self._source(piece, p, open_mask), np.intp)
-                                    for piece in self.layout.pieces])
+            index = np.concatenate(
+                [np.asarray(self._source(piece, p, open_mask), np.intp) for piece in self.layout.pieces]
+            )
             self._cache[key] = index
         return index
 
@@ -94,7 +114,7 @@ class IllegalEncoder:
         n, f, name, zero, K = self.n, self.fields, piece.name, self.fields.zero, NUM_KINDS
         seats = [(p + i) % n for i in range(n)]
         if name == "totals":
-            return [zero] * n                    # written as floats after the gather
+            return [zero] * n  # written as floats after the gather
         if name == "my_hand":
             return [f.start("hands") + p * K + k for k in range(K)]
         if name == "my_pass":

@@ -56,7 +56,9 @@ def render(state, player: int | None = None) -> str:
         best = max(scores)
         won = [f"P{q}" for q in range(n) if scores[q] == best]
         if state.last_scores is not None:
-            lines.append("  last accounting: " + ", ".join(f"P{q} {_euros(s)}" for q, s in enumerate(state.last_scores)))
+            lines.append(
+                "  last accounting: " + ", ".join(f"P{q} {_euros(s)}" for q, s in enumerate(state.last_scores))
+            )
         lines.append(f"  game over; winner: {', '.join(won)} with {_euros(int(best))}")
         return "\n".join(lines)
     if state.card >= 0:
@@ -67,11 +69,16 @@ def render(state, player: int | None = None) -> str:
             what += f", taking {KIND_NAMES[FIRST_BUSINESS + state.biz]}"
         lines.append(what)
     if state.n_give:
-        lines.append(f"  trade: P{state.active} offers {_cards(state.give.tolist())}"
-                     + (f" for {_cards(state.want.tolist())}" if state.n_want else "")
-                     + (f" to P{state.partner}" if state.partner >= 0 else ""))
+        lines.append(
+            f"  trade: P{state.active} offers {_cards(state.give.tolist())}"
+            + (f" for {_cards(state.want.tolist())}" if state.n_want else "")
+            + (f" to P{state.partner}" if state.partner >= 0 else "")
+        )
     if state.phase == PASS:
-        lines.append("  passing left: " + ", ".join(f"P{s}" for s in state.pass_order[:state.pass_i])
-                     + (" have chosen" if state.pass_i else "nobody has chosen yet"))
+        lines.append(
+            "  passing left: "
+            + ", ".join(f"P{s}" for s in state.pass_order[: state.pass_i])
+            + (" have chosen" if state.pass_i else "nobody has chosen yet")
+        )
     lines.append(f"  now: P{state.current_player()} - {PHASE_NAMES[state.phase]}")
     return "\n".join(lines)

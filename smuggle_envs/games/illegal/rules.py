@@ -27,30 +27,67 @@ from ...core.fields import ByteFields, set_one_hot
 from ...core.game import TERMINAL, Game, GameConfig, State
 from . import actions as A
 from .actions import (
-    BRIBE, BUSINESS_KINDS, FIRST_BUSINESS, FIRST_HASSLE, MAGNUM, MARKET, NUM_BUSINESSES, NUM_HASSLES,
-    NUM_ILLEGAL, NUM_KINDS, PARANOIA_KINDS, RELATIVES,
+    BRIBE,
+    BUSINESS_KINDS,
+    FIRST_BUSINESS,
+    FIRST_HASSLE,
+    MAGNUM,
+    MARKET,
+    NUM_BUSINESSES,
+    NUM_HASSLES,
+    NUM_ILLEGAL,
+    NUM_KINDS,
+    PARANOIA_KINDS,
+    RELATIVES,
 )
 from .data import IllegalData, load
 
 # Decision types, in the order of the ``phase`` observation piece.
-(TRADE_GIVE, TRADE_WANT, TRADE_PARTNER, TRADE_ANSWER, PLAY, EXTRA, TARGET, TAKE, PAY, LOSE,
- PASS, REACT) = range(12)
+(TRADE_GIVE, TRADE_WANT, TRADE_PARTNER, TRADE_ANSWER, PLAY, EXTRA, TARGET, TAKE, PAY, LOSE, PASS, REACT) = range(12)
 NUM_PHASES = 12
 OVER = NUM_PHASES
 PHASE_NAMES = (
-    "trade: offer cards", "trade: ask for cards", "trade: choose the partner", "answer a trade",
-    "play a card or discard", "second legal business, extras or end the turn", "choose a target",
-    "choose the business to take", "choose the business card that pays the Bribe",
-    "choose the business to lose", "pass a card to the left", "Magnum: react or let it happen",
+    "trade: offer cards",
+    "trade: ask for cards",
+    "trade: choose the partner",
+    "answer a trade",
+    "play a card or discard",
+    "second legal business, extras or end the turn",
+    "choose a target",
+    "choose the business to take",
+    "choose the business card that pays the Bribe",
+    "choose the business to lose",
+    "pass a card to the left",
+    "Magnum: react or let it happen",
     "game over",
 )
 
 # Card types (per kind), for the rules' dispatch.
-(T_MARKET, T_ACCOUNTING, T_ILLEGAL, T_LEGAL, T_HASSLE, T_SOLUTION, T_BRIBE, T_PARANOIA,
- T_TAKEOVER, T_RELATIVES, T_MAGNUM) = range(11)
-_TYPE_CODES = {"market": T_MARKET, "accounting": T_ACCOUNTING, "illegal": T_ILLEGAL, "legal": T_LEGAL,
-               "hassle": T_HASSLE, "solution": T_SOLUTION, "paranoia": T_PARANOIA,
-               "takeover": T_TAKEOVER, "relatives": T_RELATIVES, "magnum": T_MAGNUM}
+(
+    T_MARKET,
+    T_ACCOUNTING,
+    T_ILLEGAL,
+    T_LEGAL,
+    T_HASSLE,
+    T_SOLUTION,
+    T_BRIBE,
+    T_PARANOIA,
+    T_TAKEOVER,
+    T_RELATIVES,
+    T_MAGNUM,
+) = range(11)
+_TYPE_CODES = {
+    "market": T_MARKET,
+    "accounting": T_ACCOUNTING,
+    "illegal": T_ILLEGAL,
+    "legal": T_LEGAL,
+    "hassle": T_HASSLE,
+    "solution": T_SOLUTION,
+    "paranoia": T_PARANOIA,
+    "takeover": T_TAKEOVER,
+    "relatives": T_RELATIVES,
+    "magnum": T_MAGNUM,
+}
 
 # Business lost at the end of each of the victim's turns (per hassle index).
 LOSS_NONE, LOSS_ILLEGAL, LOSS_ANY = 0, 1, 2
@@ -109,8 +146,12 @@ class IllegalConfig(GameConfig):
             raise ConfigError(f"first_player must be a seat in [0, {n}), got {self.first_player!r}")
         if self.hand_size is not None and (_bad_int(self.hand_size) or not 1 <= self.hand_size <= 15):
             raise ConfigError(f"hand_size must be None or an int from 1 to 15, got {self.hand_size!r}")
-        for name, allowed in (("refill", ("hand", "one")), ("discard", ("voluntary", "strict")),
-                              ("takeover", ("any", "smallest")), ("stock_out", ("end", "play_on"))):
+        for name, allowed in (
+            ("refill", ("hand", "one")),
+            ("discard", ("voluntary", "strict")),
+            ("takeover", ("any", "smallest")),
+            ("stock_out", ("end", "play_on")),
+        ):
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
         for name in ("trading", "trade_unequal"):
@@ -150,7 +191,7 @@ class IllegalGame(Game):
         self.kind_counts = d.counts
         self.deck_template = tuple(k for k in range(NUM_KINDS) for _ in range(d.counts[k]))
         self.types = tuple(_TYPE_CODES[t] if k != BRIBE else T_BRIBE for k, t in enumerate(A.KIND_TYPES))
-        self.values = d.values                                             # per kind
+        self.values = d.values  # per kind
         self.biz_values = tuple(d.values[FIRST_BUSINESS + b] for b in range(NUM_BUSINESSES))
         self.penalties = d.penalties
         self.lost_turns = d.lost_turns
@@ -163,7 +204,7 @@ class IllegalGame(Game):
         self.trade_limit = c.trade_max if c.trading else 0
         self.no_known = bytes(NUM_KINDS)
         self.strict_discard = c.discard == "strict"
-        self.masks: dict[tuple[int, ...], np.ndarray] = {}   # legal actions -> mask, shared
+        self.masks: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> mask, shared
 
     @property
     def num_actions(self) -> int:
@@ -181,12 +222,29 @@ class IllegalGame(Game):
         n = self.num_players
         f = ByteFields()
         for name, size in (
-            ("phase", NUM_PHASES), ("active", n), ("decider", n), ("market", n),
-            ("hassle", n * NUM_HASSLES), ("table", n * NUM_BUSINESSES), ("hand_size", n), ("skip", n),
-            ("hands", n * NUM_KINDS), ("known", n * n * NUM_KINDS), ("pending", n * NUM_KINDS),
-            ("discard", NUM_KINDS), ("deck", 1), ("card", NUM_KINDS), ("target", n),
-            ("business", NUM_BUSINESSES), ("slots", 2), ("magnum", 1), ("window", 2),
-            ("give", NUM_KINDS), ("want", NUM_KINDS), ("partner", n), ("hands_played", 1),
+            ("phase", NUM_PHASES),
+            ("active", n),
+            ("decider", n),
+            ("market", n),
+            ("hassle", n * NUM_HASSLES),
+            ("table", n * NUM_BUSINESSES),
+            ("hand_size", n),
+            ("skip", n),
+            ("hands", n * NUM_KINDS),
+            ("known", n * n * NUM_KINDS),
+            ("pending", n * NUM_KINDS),
+            ("discard", NUM_KINDS),
+            ("deck", 1),
+            ("card", NUM_KINDS),
+            ("target", n),
+            ("business", NUM_BUSINESSES),
+            ("slots", 2),
+            ("magnum", 1),
+            ("window", 2),
+            ("give", NUM_KINDS),
+            ("want", NUM_KINDS),
+            ("partner", n),
+            ("hands_played", 1),
         ):
             f.add(name, size)
         return f
@@ -204,7 +262,7 @@ class IllegalGame(Game):
     def kind(self, card: int | str) -> int:
         return A.kind(card)
 
-    def new_initial_state(self, seed: int | None = None) -> "IllegalState":
+    def new_initial_state(self, seed: int | None = None) -> IllegalState:
         return IllegalState(self, seed)
 
     def action_to_string(self, action: int) -> str:
@@ -232,7 +290,7 @@ class IllegalState(State):
         self._bind()
         self.totals = [0] * self.n
         self.last_scores: list[int] | None = None
-        self.rounds_played = 0          # hands finished (multi-hand games)
+        self.rounds_played = 0  # hands finished (multi-hand games)
         self.phase = OVER
         self._new_hand()
 
@@ -244,13 +302,18 @@ class IllegalState(State):
         self.f_phase, self.f_active, self.f_decider = v["phase"], v["active"], v["decider"]
         self.market, self.f_hassle, self.hsize, self.skip = v["market"], v["hassle"], v["hand_size"], v["skip"]
         self.discards, self.f_deck, self.f_card, self.f_target = v["discard"], v["deck"], v["card"], v["target"]
-        self.f_business, self.f_slots, self.f_magnum, self.f_window = v["business"], v["slots"], v["magnum"], v["window"]
+        self.f_business, self.f_slots, self.f_magnum, self.f_window = (
+            v["business"],
+            v["slots"],
+            v["magnum"],
+            v["window"],
+        )
         self.give, self.want, self.f_partner = v["give"], v["want"], v["partner"]
         self.f_pending, self.f_hands_played = v["pending"], v["hands_played"]
         hands, tables, known = v["hands"], v["table"], v["known"]
-        self.hands = [hands[q * K:(q + 1) * K] for q in range(n)]
-        self.tables = [tables[q * NUM_BUSINESSES:(q + 1) * NUM_BUSINESSES] for q in range(n)]
-        self.known = [[known[(o * n + q) * K:(o * n + q + 1) * K] for q in range(n)] for o in range(n)]
+        self.hands = [hands[q * K : (q + 1) * K] for q in range(n)]
+        self.tables = [tables[q * NUM_BUSINESSES : (q + 1) * NUM_BUSINESSES] for q in range(n)]
+        self.known = [[known[(o * n + q) * K : (o * n + q + 1) * K] for q in range(n)] for o in range(n)]
 
     # ----- setters that keep the one-hot fields in step ------------------------------------
     def _set_phase(self, phase: int) -> None:
@@ -359,7 +422,7 @@ class IllegalState(State):
             if self.window == W_TAKEOVER:
                 acts.append(A.CANCEL)
             return tuple(acts)
-        if phase == TARGET or phase == TRADE_PARTNER:
+        if phase in (TARGET, TRADE_PARTNER):
             n, actor = self.n, self.decider
             return tuple(sorted(A.TARGET + (q - actor) % n for q in self.options))
         if phase == TAKE:
@@ -382,7 +445,7 @@ class IllegalState(State):
         if phase == TRADE_WANT:
             want, counts = self.want, self.game.kind_counts
             acts = [A.WANT + k for k in range(NUM_KINDS) if want[k] < counts[k]]
-            if self.n_want and self.game.config.trade_unequal:   # equal sizes: done at n_give
+            if self.n_want and self.game.config.trade_unequal:  # equal sizes: done at n_give
                 acts.append(A.DONE)
             return tuple(acts)
         if phase == TRADE_ANSWER:
@@ -416,10 +479,10 @@ class IllegalState(State):
                 ok = self.any_hassle
             elif not main:
                 continue
-            elif t == T_ILLEGAL or t == T_ACCOUNTING:
+            elif t in (T_ILLEGAL, T_ACCOUNTING):
                 ok = uncovered
             elif t == T_PARANOIA:
-                plays.append(k)                 # always playable, never discarded alone
+                plays.append(k)  # always playable, never discarded alone
                 continue
             elif t == T_MARKET:
                 ok = not mk
@@ -431,12 +494,12 @@ class IllegalState(State):
                 ok = g.solves[k] in hassle
             elif t == T_BRIBE:
                 ok = self.any_hassle and self._holds_business(p)
-            else:   # takeover, relatives
+            else:  # takeover, relatives
                 if takeable is None:
                     takeable = any(market[q] and self.nbiz[q] for q in range(n) if q != p)
                 ok = (uncovered and takeable) if t == T_TAKEOVER else (mk and (takeable or h >= 0))
             if ok:
-                plays.append(k)                 # PLAY + k == k
+                plays.append(k)  # PLAY + k == k
             if main:
                 discards.append(A.DISCARD + k)
         if main:
@@ -465,7 +528,7 @@ class IllegalState(State):
     def _apply(self, action: int) -> None:
         self._legal = None
         phase = self.phase
-        if phase == PLAY or phase == EXTRA:
+        if phase in (PLAY, EXTRA):
             if action < A.DISCARD:
                 self._play(action)
             elif action < A.TRIPLE:
@@ -556,7 +619,7 @@ class IllegalState(State):
     # ----- the turn --------------------------------------------------------------------------
     def _start_turn(self, seat: int) -> None:
         n, skip = self.n, self.skip
-        while skip[seat]:                       # R4.8: a lost turn is skipped whole, draw included
+        while skip[seat]:  # R4.8: a lost turn is skipped whole, draw included
             skip[seat] -= 1
             seat = (seat + 1) % n
         set_one_hot(self.f_active, self.active, seat)
@@ -594,7 +657,7 @@ class IllegalState(State):
         self._set_card(k)
         t = g.types[k]
         n, market, hassle = self.n, self.market, self.hassle
-        if t == T_ILLEGAL or t == T_LEGAL:
+        if t in (T_ILLEGAL, T_LEGAL):
             self._add_business(p, k - FIRST_BUSINESS)
             self._resume()
         elif t == T_MARKET:
@@ -602,7 +665,7 @@ class IllegalState(State):
             self._resume()
         elif t == T_ACCOUNTING:
             self.discards[k] += 1
-            self._end_hand()                    # "The game is over."
+            self._end_hand()  # "The game is over."
         elif t == T_HASSLE:
             self._choose_target([q for q in range(n) if q != p and market[q] and hassle[q] < 0])
         elif t == T_SOLUTION:
@@ -616,11 +679,11 @@ class IllegalState(State):
             self.magnum_actor = p
             self.f_magnum[0] = 1
             self._choose_target([q for q in range(n) if hassle[q] >= 0])
-        else:                                   # Hostile Takeover, Relatives
+        else:  # Hostile Takeover, Relatives
             targets = [q for q in range(n) if q != p and market[q] and self.nbiz[q]]
             if targets:
                 self._choose_target(targets)
-            else:                               # Relatives that only sends the hassle away
+            else:  # Relatives that only sends the hassle away
                 self.discards[k] += 1
                 self._remove_hassle(p)
                 self._resume()
@@ -643,7 +706,7 @@ class IllegalState(State):
     def _end_turn(self) -> None:
         p = self.active
         h = self.hassle[p]
-        if h >= 0:                              # Raid, Protection Money: one business a turn
+        if h >= 0:  # Raid, Protection Money: one business a turn
             loss = self.game.turn_loss[h]
             table = self.tables[p]
             if loss == LOSS_ILLEGAL:
@@ -662,7 +725,7 @@ class IllegalState(State):
         need = g.hand_size - self.hsize[p] if g.config.refill == "hand" else 1
         for _ in range(need):
             if not self.deck:
-                if g.config.stock_out == "end":   # R4.3: a draw that cannot be made ends it
+                if g.config.stock_out == "end":  # R4.3: a draw that cannot be made ends it
                     self._end_hand()
                     return
                 break
@@ -689,7 +752,7 @@ class IllegalState(State):
         if t == T_HASSLE:
             h = k - FIRST_HASSLE
             self._set_hassle(q, h)
-            self._check_hassle(q)               # a Raid on a table with no illegal business goes
+            self._check_hassle(q)  # a Raid on a table with no illegal business goes
             if self.hassle[q] == h:
                 self._open_window(W_HASSLE)
             else:
@@ -701,7 +764,7 @@ class IllegalState(State):
         elif t == T_BRIBE:
             self._set_decider(p)
             self._set_phase(PAY)
-        else:                                   # Hostile Takeover, Relatives
+        else:  # Hostile Takeover, Relatives
             table = self.tables[q]
             options = [b for b in range(NUM_BUSINESSES) if table[b]]
             if g.config.takeover == "smallest":
@@ -779,7 +842,7 @@ class IllegalState(State):
             self._from_hand(s, MAGNUM)
             self.discards[MAGNUM] += 1
             self._close_window(self.window, cancelled=True)
-        else:                                   # play the Magnum on a hassle, off turn
+        else:  # play the Magnum on a hassle, off turn
             self._from_hand(s, MAGNUM)
             self.magnum_actor = s
             self.f_magnum[0] = 1
@@ -844,7 +907,7 @@ class IllegalState(State):
             self._ask_lose(p, held, AFTER_PARANOIA)
 
     def _start_pass(self) -> None:
-        """"After the play of a Paranoia card, each player passes a card face down to the player
+        """ "After the play of a Paranoia card, each player passes a card face down to the player
         on his left": chosen one by one from the player to move on, then moved together."""
         p, n, hsize = self.active, self.n, self.hsize
         self.pass_order = [s for s in ((p + i) % n for i in range(n)) if hsize[s]]
@@ -899,7 +962,7 @@ class IllegalState(State):
             k = action - A.GIVE
             self.give[k] += 1
             self.n_give += 1
-            for o in range(self.n):             # the offer shows the card: it is in his hand
+            for o in range(self.n):  # the offer shows the card: it is in his hand
                 if o != p and self.known[o][p][k] < self.give[k]:
                     self.known[o][p][k] = self.give[k]
             if self.n_give == g.trade_limit:
@@ -923,7 +986,7 @@ class IllegalState(State):
                 self._legal = None
         elif self.phase == TRADE_PARTNER:
             self._to_answer((p + action - A.TARGET) % self.n)
-        else:                                   # TRADE_ANSWER
+        else:  # TRADE_ANSWER
             q = self.decider
             if action == A.ACCEPT:
                 give, want = bytes(self.give), bytes(self.want)
@@ -999,8 +1062,9 @@ class IllegalState(State):
         self._new_hand()
 
     # ----- scenarios -------------------------------------------------------------------------
-    def arrange(self, hands=None, tables=None, markets=None, hassles=None, stock=None,
-                discards=None, skip=None, active=None) -> None:
+    def arrange(
+        self, hands=None, tables=None, markets=None, hassles=None, stock=None, discards=None, skip=None, active=None
+    ) -> None:
         """Scenario hook for tests and tutorials: before the first action, lay out a position.
 
         ``hands``, ``tables`` (businesses) and ``discards`` map seats (or, for ``discards``, are)
@@ -1067,7 +1131,7 @@ class IllegalState(State):
         self._not_replayable = "its position was laid out with arrange()"
 
     # ----- copies ----------------------------------------------------------------------------
-    def clone(self) -> "IllegalState":
+    def clone(self) -> IllegalState:
         new = object.__new__(IllegalState)
         d = new.__dict__
         d.update(self.__dict__)
@@ -1087,7 +1151,7 @@ class IllegalState(State):
         new.pass_order = list(self.pass_order)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> "IllegalState":
+    def resample(self, player: int, rng: random.Random) -> IllegalState:
         """Redraw what ``player`` cannot see: the other closed hands (keeping the cards it knows
         are there), the stock's order, the cards others have chosen to pass and not yet passed,
         and the state's own RNG. Open hands (Tax Inspection) stay as they are."""
@@ -1106,9 +1170,12 @@ class IllegalState(State):
                 unknown += [k] * (hand[k] - sure[q][k])
         # A player in the middle of paying for a Bribe holds a business card (he could not have
         # played the Bribe otherwise): redraw until that holds.
-        payer = self.active if (self.phase == PAY or (self.phase == TARGET and self.card == BRIBE
-                                                      and self.magnum_actor < 0)) else -1
-        for attempt in range(1000):
+        payer = (
+            self.active
+            if (self.phase == PAY or (self.phase == TARGET and self.card == BRIBE and self.magnum_actor < 0))
+            else -1
+        )
+        for _attempt in range(1000):
             pool = list(unknown)
             rng.shuffle(pool)
             drawn = {}
@@ -1119,7 +1186,7 @@ class IllegalState(State):
                 drawn[q] = counts
             if payer not in drawn or any(drawn[payer][k] for k in BUSINESS_KINDS):
                 break
-        else:                                   # pragma: no cover - the real hand is one answer
+        else:  # pragma: no cover - the real hand is one answer
             raise RuntimeError("resample found no hand for the Bribe payer")
         for q in hidden:
             new.hands[q][:] = bytes(drawn[q])

@@ -10,25 +10,25 @@ from __future__ import annotations
 
 from .data import ACTIONS, GOOD_TYPES
 
-MAX_CARDS = 128          # base 100 + jutaku 10 + kickstarter 15 + captain 3
+MAX_CARDS = 128  # base 100 + jutaku 10 + kickstarter 15 + captain 3
 MAX_SEATS = 6
 NUM_SHIPS = 2 * MAX_SEATS
-MAX_BID_STEPS = 50       # bids of 0, 2, ..., 100 credits
+MAX_BID_STEPS = 50  # bids of 0, 2, ..., 100 credits
 
-DONE = 0                 # stop / skip the remaining actions / decline
-YES = 1                  # accept an optional power
-DRAW = 2                 # draw instead of declaring or following
-WILD = 3                 # declare or follow with two cards of the same colour
-CARD = 4                 # CARD + c: choose card c
-ACTION = CARD + MAX_CARDS            # ACTION + a: the action type a (a two-card wild)
-SHIP = ACTION + len(ACTIONS)         # SHIP + s: choose ship s
-BID = SHIP + NUM_SHIPS               # BID + k: a sealed bid of 2k credits
-TYPE = BID + MAX_BID_STEPS + 1       # TYPE + t: name the good type t
-SEAT = TYPE + len(GOOD_TYPES)        # SEAT + r: the player r seats clockwise from you
-ZONE = SEAT + MAX_SEATS              # ZONE + z: put a card into one of ZONES
+DONE = 0  # stop / skip the remaining actions / decline
+YES = 1  # accept an optional power
+DRAW = 2  # draw instead of declaring or following
+WILD = 3  # declare or follow with two cards of the same colour
+CARD = 4  # CARD + c: choose card c
+ACTION = CARD + MAX_CARDS  # ACTION + a: the action type a (a two-card wild)
+SHIP = ACTION + len(ACTIONS)  # SHIP + s: choose ship s
+BID = SHIP + NUM_SHIPS  # BID + k: a sealed bid of 2k credits
+TYPE = BID + MAX_BID_STEPS + 1  # TYPE + t: name the good type t
+SEAT = TYPE + len(GOOD_TYPES)  # SEAT + r: the player r seats clockwise from you
+ZONE = SEAT + MAX_SEATS  # ZONE + z: put a card into one of ZONES
 ZONES = ("imports", "goods", "hand", "discard")
 IMPORTS, GOODS, HAND, DISCARD = range(len(ZONES))
-OPTION = ZONE + len(ZONES)           # OPTION + i: a numbered choice a power offers
+OPTION = ZONE + len(ZONES)  # OPTION + i: a numbered choice a power offers
 NUM_OPTIONS = 4
 NUM_ACTIONS = OPTION + NUM_OPTIONS
 

@@ -19,36 +19,48 @@ from ...core.errors import DataError
 DATA_FILE = "cards.json"
 GOOD_TYPES = ("technology", "agriculture", "consumer", "luxury", "illegal")
 ACTIONS = ("contract", "load", "import", "pirate", "supply")
-COLOURS = ("green", "yellow", "black", "blue", "red")      # colour k belongs to good type k
+COLOURS = ("green", "yellow", "black", "blue", "red")  # colour k belongs to good type k
 MODULES = ("base", "jutaku", "kickstarter", "captain")
 TIMINGS = ("immediate", "passive", "end_game", "hand")
 MODULE_SIZES = {"base": 100, "jutaku": 10, "kickstarter": 15, "captain": 3}
-_RULE_INTS = ("hand_size", "start_credits", "grey_bonus", "seed_per_ship", "sale_price", "owner_fee",
-              "end_credits", "mri_end_credits", "max_load", "tablets_max_load", "container_value",
-              "one_of_each_bonus", "bank")
+_RULE_INTS = (
+    "hand_size",
+    "start_credits",
+    "grey_bonus",
+    "seed_per_ship",
+    "sale_price",
+    "owner_fee",
+    "end_credits",
+    "mri_end_credits",
+    "max_load",
+    "tablets_max_load",
+    "container_value",
+    "one_of_each_bonus",
+    "bank",
+)
 
 
 @dataclass(frozen=True)
 class Card:
     id: int
-    key: str                  # snake_case name, the code's handle for a power
+    key: str  # snake_case name, the code's handle for a power
     name: str
-    type: int                 # index into GOOD_TYPES (also the colour of its containers)
-    action: int               # index into ACTIONS
-    tier: int                 # 0..3 goods of its type needed to contract it
-    load: tuple[int, ...]     # required container colours (good-type indices), one per container
-    timing: str               # when the power acts: immediate, passive, end_game, hand
+    type: int  # index into GOOD_TYPES (also the colour of its containers)
+    action: int  # index into ACTIONS
+    tier: int  # 0..3 goods of its type needed to contract it
+    load: tuple[int, ...]  # required container colours (good-type indices), one per container
+    timing: str  # when the power acts: immediate, passive, end_game, hand
     module: str
-    power: str                # the rulebook's text
+    power: str  # the rulebook's text
 
 
 @dataclass(frozen=True)
 class ImportExportData:
     cards: tuple[Card, ...]
     rules: dict[str, Any]
-    payout: tuple[int, ...]               # credits by containers loaded, index 0..8
-    good_values: tuple[int, ...]          # per good type
-    majority_bonus: tuple[int, ...]       # per good type (negative: a penalty)
+    payout: tuple[int, ...]  # credits by containers loaded, index 0..8
+    good_values: tuple[int, ...]  # per good type
+    majority_bonus: tuple[int, ...]  # per good type (negative: a penalty)
 
     def by_key(self, key: str) -> Card:
         for card in self.cards:
@@ -94,8 +106,18 @@ def _card(i: int, c: dict) -> Card:
     tier = c["tier"]
     if isinstance(tier, bool) or not isinstance(tier, int) or not 0 <= tier <= 3:
         _fail(f"{name!r}: tier must be an int from 0 to 3, got {tier!r}")
-    return Card(i, c["key"], name, GOOD_TYPES.index(c["type"]), ACTIONS.index(c["action"]), tier,
-                tuple(GOOD_TYPES.index(x) for x in c["load"]), c["timing"], c["module"], c["power"])
+    return Card(
+        i,
+        c["key"],
+        name,
+        GOOD_TYPES.index(c["type"]),
+        ACTIONS.index(c["action"]),
+        tier,
+        tuple(GOOD_TYPES.index(x) for x in c["load"]),
+        c["timing"],
+        c["module"],
+        c["power"],
+    )
 
 
 def _fail(msg: str) -> None:
@@ -124,7 +146,9 @@ def _validate(d: ImportExportData) -> None:
             _fail(f"rules.{k} must be a non-negative int, got {v!r}")
     if len(d.payout) != 9 or d.payout[0] != 0 or list(d.payout) != sorted(d.payout) or any(x % 2 for x in d.payout):
         _fail("payout must list 9 even, non-decreasing amounts for 0..8 containers, starting at 0")
-    if any(v % 2 for v in (d.rules["start_credits"], d.rules["grey_bonus"], d.rules["sale_price"], d.rules["owner_fee"])):
+    if any(
+        v % 2 for v in (d.rules["start_credits"], d.rules["grey_bonus"], d.rules["sale_price"], d.rules["owner_fee"])
+    ):
         _fail("credits move in steps of 2 (white cubes)")
     base = [c for c in d.cards if c.module == "base"]
     for t in range(len(GOOD_TYPES)):

@@ -12,14 +12,18 @@ def _names(st, cards) -> str:
 
 
 def render(st, player: int | None = None) -> str:
-    g, n = st.game, st.n
-    lines = [f"Import / Export: turn {st.turn + 1}, leader: player {st.leader}"
-             + (f", declared: {ACTIONS[st.declared]}" if st.declared >= 0 else "")]
+    _g, n = st.game, st.n
+    lines = [
+        f"Import / Export: turn {st.turn + 1}, leader: player {st.leader}"
+        + (f", declared: {ACTIONS[st.declared]}" if st.declared >= 0 else "")
+    ]
     lines.append(f"deck {len(st.deck)}, discard {len(st.discard)}, bank {st.bank}; island: {_names(st, st.island)}")
     for p in range(n):
         colour = COLOUR_NAMES[st.colour[p]]
-        lines.append(f"player {p} ({colour}): {st.credits[p]} credits, {len(st.hands[p])} cards"
-                     + (" [followed]" if st.followed[p] == 1 else " [drew]" if st.followed[p] == 2 else ""))
+        lines.append(
+            f"player {p} ({colour}): {st.credits[p]} credits, {len(st.hands[p])} cards"
+            + (" [followed]" if st.followed[p] == 1 else " [drew]" if st.followed[p] == 2 else "")
+        )
         if player is None or player == p:
             lines.append(f"  hand: {_names(st, st.hands[p])}")
         lines.append(f"  imports: {_names(st, st.imports[p])}; goods: {_names(st, st.goods[p])}")
@@ -29,8 +33,10 @@ def render(st, player: int | None = None) -> str:
                 lines.append(f"  ship {s} at sea: {_names(st, st.cargo[s])}")
             else:
                 need = ", ".join(GOOD_TYPES[c] for c in st.requirement(s)) or "-"
-                lines.append(f"  ship {s} in harbor: contracts {_names(st, st.contracts[s])}; "
-                             f"needs [{need}]; loaded {_names(st, st.cargo[s])}")
+                lines.append(
+                    f"  ship {s} in harbor: contracts {_names(st, st.contracts[s])}; "
+                    f"needs [{need}]; loaded {_names(st, st.cargo[s])}"
+                )
     if st.over:
         lines.append(f"game over ({st.end_reason}); scores: {st.scores()}")
     else:

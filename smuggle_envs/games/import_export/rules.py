@@ -40,29 +40,52 @@ from .data import ACTIONS, GOOD_TYPES, MODULES, ImportExportData, load
 
 CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
 NUM_TYPES = len(GOOD_TYPES)
-GREY = NUM_TYPES                  # the sixth harbor's colour: no good type
+GREY = NUM_TYPES  # the sixth harbor's colour: no good type
 
 # Decision phases, in the order of the ``phase`` observation piece.
 PHASE_NAMES = (
     "lead: draw, declare an action or discard a contract",
-    "two-card wild: first card", "two-card wild: second card", "two-card wild: the action",
+    "two-card wild: first card",
+    "two-card wild: second card",
+    "two-card wild: the action",
     "follow the declared action or draw",
-    "contract: choose a card", "contract: choose the ship",
-    "load: choose a container", "load: choose the ship",
-    "import: the leader chooses the ship", "import: sealed bid",
-    "import: choose a container", "import: imports or goods",
-    "pirate: take a container", "pirate: load it onto a ship",
+    "contract: choose a card",
+    "contract: choose the ship",
+    "load: choose a container",
+    "load: choose the ship",
+    "import: the leader chooses the ship",
+    "import: sealed bid",
+    "import: choose a container",
+    "import: imports or goods",
+    "pirate: take a container",
+    "pirate: load it onto a ship",
     "supply: sell a card or take one from the island",
     "a power's decision (the ``power`` piece names the card)",
 )
-(P_LEAD, P_WILD1, P_WILD2, P_WILD_ACTION, P_FOLLOW, P_CONTRACT_CARD, P_CONTRACT_SHIP, P_LOAD_CARD,
- P_LOAD_SHIP, P_IMPORT_SHIP, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE, P_PIRATE_TAKE, P_PIRATE_PLACE,
- P_SUPPLY, P_POWER) = range(len(PHASE_NAMES))
+(
+    P_LEAD,
+    P_WILD1,
+    P_WILD2,
+    P_WILD_ACTION,
+    P_FOLLOW,
+    P_CONTRACT_CARD,
+    P_CONTRACT_SHIP,
+    P_LOAD_CARD,
+    P_LOAD_SHIP,
+    P_IMPORT_SHIP,
+    P_BID,
+    P_IMPORT_PICK,
+    P_IMPORT_ZONE,
+    P_PIRATE_TAKE,
+    P_PIRATE_PLACE,
+    P_SUPPLY,
+    P_POWER,
+) = range(len(PHASE_NAMES))
 NUM_PHASES = len(PHASE_NAMES)
 _ACT_PHASE = {CONTRACT: P_CONTRACT_CARD, LOAD: P_LOAD_CARD, PIRATE: P_PIRATE_TAKE, SUPPLY: P_SUPPLY}
-CHOOSE = -2                        # ``act_as``: a Rice Cookers holder picks Load or Contract first
-ISLAND = -1                        # an import from the supply island (Dark Flight Games)
-UNLIMITED = 10 ** 6                # Board Games' imports limit
+CHOOSE = -2  # ``act_as``: a Rice Cookers holder picks Load or Contract first
+ISLAND = -1  # an import from the supply island (Dark Flight Games)
+UNLIMITED = 10**6  # Board Games' imports limit
 LUXURY = GOOD_TYPES.index("luxury")
 TECHNOLOGY = GOOD_TYPES.index("technology")
 # By good type: "your <colour> containers are now wild" / "your <type> contracts now have a
@@ -93,14 +116,17 @@ class ImportExportConfig(GameConfig):
     turn_limit: int = 400
 
     def __post_init__(self):
-        if isinstance(self.modules, list):          # configs come back from JSON replays as lists
+        if isinstance(self.modules, list):  # configs come back from JSON replays as lists
             object.__setattr__(self, "modules", tuple(self.modules))
 
     def validate(self, min_players: int, max_players: int) -> None:
         super().validate(min_players, max_players)
         n = self.num_players
-        if not isinstance(self.modules, tuple) or any(m not in MODULES[1:] for m in self.modules) \
-                or len(set(self.modules)) != len(self.modules):
+        if (
+            not isinstance(self.modules, tuple)
+            or any(m not in MODULES[1:] for m in self.modules)
+            or len(set(self.modules)) != len(self.modules)
+        ):
             raise ConfigError(f"modules must be distinct names from {list(MODULES[1:])}, got {self.modules!r}")
         if self.end_credits is not None and (_bad_int(self.end_credits) or not 2 <= self.end_credits <= 500):
             raise ConfigError(f"end_credits must be None or an int from 2 to 500, got {self.end_credits!r}")
@@ -197,7 +223,7 @@ class ImportExportGame(Game):
 
         return ImportExportEncoder(self)
 
-    def new_initial_state(self, seed: int | None = None) -> "ImportExportState":
+    def new_initial_state(self, seed: int | None = None) -> ImportExportState:
         return ImportExportState(self, seed)
 
     def action_to_string(self, action: int) -> str:
@@ -226,8 +252,9 @@ class ImportExportState(State):
         self.imports = [[] for _ in range(n)]
         self.goods = [[] for _ in range(n)]
         self.shipments = [[] for _ in range(n)]
-        self.credits = [rules["start_credits"] + (rules["grey_bonus"] if self.colour[p] == GREY else 0)
-                        for p in range(n)]
+        self.credits = [
+            rules["start_credits"] + (rules["grey_bonus"] if self.colour[p] == GREY else 0) for p in range(n)
+        ]
         self.bank = rules["bank"] - sum(self.credits)
         # Ships: one in each harbor, one at sea seeded with four goods.
         self.at_sea = [False, True] * n
@@ -246,25 +273,25 @@ class ImportExportState(State):
         self.turn = 0
         self.declared = -1
         self.played = [[] for _ in range(n)]
-        self.followed = [0] * n                   # 0 undecided, 1 followed, 2 drew
+        self.followed = [0] * n  # 0 undecided, 1 followed, 2 drew
         self.actions_left = [0] * n
-        self.act_as = [-1] * n                     # the action type a seat carries out (-1: declared)
+        self.act_as = [-1] * n  # the action type a seat carries out (-1: declared)
         self.sold = [False] * n
-        self.pending = -1                          # the public card being placed
-        self.bids = [-1] * n                       # sealed: hidden until all are in
+        self.pending = -1  # the public card being placed
+        self.bids = [-1] * n  # sealed: hidden until all are in
         self.bidders: list[int] = []
-        self.last_bids = [-1] * n                  # the last revealed round
+        self.last_bids = [-1] * n  # the last revealed round
         self.import_ship = -1
         self.end_reason = ""
         self.over = False
         self.truncated = False
-        self.owner = [-1] * len(g.cards)          # card id -> seat whose shipments hold it
-        self.passive = [0] * n                     # passive credits (Helicopter), paid at the end
-        self.instant_winner = -1                   # a power that wins the game outright
-        self.once: list[str] = []                  # "once per turn" powers used this turn
-        self.double_turn = [0] * n                 # Delayed Game: 1 owed, 2 being taken now
-        self.check_wins_now = False                 # True once any WIN_CHECKS card is held
-        self.wind_copy = -1                         # the card whose power Wind Turbines copies
+        self.owner = [-1] * len(g.cards)  # card id -> seat whose shipments hold it
+        self.passive = [0] * n  # passive credits (Helicopter), paid at the end
+        self.instant_winner = -1  # a power that wins the game outright
+        self.once: list[str] = []  # "once per turn" powers used this turn
+        self.double_turn = [0] * n  # Delayed Game: 1 owed, 2 being taken now
+        self.check_wins_now = False  # True once any WIN_CHECKS card is held
+        self.wind_copy = -1  # the card whose power Wind Turbines copies
         self.stack: list[tuple] = [("turn",)]
         self.ask: tuple | None = None
         self._run()
@@ -306,7 +333,7 @@ class ImportExportState(State):
 
         return render(self, player)
 
-    def clone(self) -> "ImportExportState":
+    def clone(self) -> ImportExportState:
         other = ImportExportState(self.game, self.seed, _blank=True)
         d = other.__dict__
         for key, value in self.__dict__.items():
@@ -320,7 +347,7 @@ class ImportExportState(State):
         other.rng.setstate(self.rng.getstate())
         return other
 
-    def resample(self, player: int, rng: random.Random) -> "ImportExportState":
+    def resample(self, player: int, rng: random.Random) -> ImportExportState:
         """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids.
 
         A decision in progress whose options come from another player's hand is asked again from
@@ -330,7 +357,7 @@ class ImportExportState(State):
         """
         other = self.clone()
         ask = other.ask
-        decider = -1 if ask is None or ask[4] else ask[1]     # a hand-based decision in progress
+        decider = -1 if ask is None or ask[4] else ask[1]  # a hand-based decision in progress
         reask = REASK.get(ask[0]) if decider >= 0 and decider != player else None
         if ask is not None and ask[0] == P_POWER and decider not in (-1, player):
             step = HAND_ASKS.get(ask[3][1]) if len(ask[3]) > 1 and isinstance(ask[3][1], str) else None
@@ -346,7 +373,7 @@ class ImportExportState(State):
                 other.hands[q], rest = rest[:k], rest[k:]
             if reask is None or _consistent(other, ask):
                 break
-        else:                       # no redraw fits what the table saw: keep the real hands
+        else:  # no redraw fits what the table saw: keep the real hands
             for q in others:
                 other.hands[q] = self.hands[q][:]
             rest = [c for c in pool if not any(c in other.hands[q] for q in others)]
@@ -361,8 +388,21 @@ class ImportExportState(State):
         other._not_replayable = "a resampled state is a hypothetical deal"
         return other
 
-    def arrange(self, *, hands=None, imports=None, goods=None, shipments=None, ships=None, island=(),
-                deck_top=(), discard=(), credits=None, leader=None, colours=None) -> "ImportExportState":
+    def arrange(
+        self,
+        *,
+        hands=None,
+        imports=None,
+        goods=None,
+        shipments=None,
+        ships=None,
+        island=(),
+        deck_top=(),
+        discard=(),
+        credits=None,
+        leader=None,
+        colours=None,
+    ) -> ImportExportState:
         """Lay out a scripted position (for tests and tutorials), then start a turn.
 
         Cards are named by key or name (``"laptops"``, ``"LAPTOPS"``). ``hands``, ``imports``,
@@ -704,8 +744,11 @@ class ImportExportState(State):
         for c in self.contracts[s]:
             t = ctype[c]
             load = g.cload[c]
-            any_colour = own[g.rainbow_ids[t]] == p or c == g.tortillas or (
-                self.wind_copy == g.rainbow_ids[t] and own[g.wind_turbines] == p)
+            any_colour = (
+                own[g.rainbow_ids[t]] == p
+                or c == g.tortillas
+                or (self.wind_copy == g.rainbow_ids[t] and own[g.wind_turbines] == p)
+            )
             if prefab and t == LUXURY and len(load) > 1:
                 capped.append((None if any_colour else load, (len(load) + 1) // 2))
             elif any_colour:
@@ -792,7 +835,7 @@ class ImportExportState(State):
         if self.game.cards[card].key == "flour":
             self.push("power", "flour", p, s, 4)
         self.emit("contracted", p, s, card)
-        self.check_complete(s)      # containers left by a discarded contract may already fit
+        self.check_complete(s)  # containers left by a discarded contract may already fit
 
     # ----- helpers for asks ----------------------------------------------------------------------
     def wild_firsts(self, p: int) -> list[int]:
@@ -847,7 +890,7 @@ def _match_pairs(have, wild, spec, rainbow, capped) -> int:
 def _match_flow(have, wild, spec, rainbow, capped) -> int:
     """Max flow: source -> colour (or wild) -> slot group -> sink."""
     INF = 99
-    src, sink, w = 0, 1, 2                       # nodes 3..7: colours, then slot nodes
+    src, sink, w = 0, 1, 2  # nodes 3..7: colours, then slot nodes
     col = [3 + t for t in range(NUM_TYPES)]
     cap: dict[int, dict[int, int]] = {}
 
@@ -928,7 +971,7 @@ def _power_option(st: ImportExportState, p: int, action: int, table: dict, reask
 def t_turn(st: ImportExportState) -> None:
     n = st.n
     if st.double_turn[st.leader] == 1:
-        st.double_turn[st.leader] = 2           # this leader leads twice in a row (Delayed Game)
+        st.double_turn[st.leader] = 2  # this leader leads twice in a row (Delayed Game)
     st.declared = -1
     st.followed = [0] * n
     st.actions_left = [0] * n
@@ -956,7 +999,7 @@ def r_lead(st: ImportExportState, action: int) -> None:
     if _power_option(st, p, action, {}, ("lead",)):
         return
     if action == A.DRAW:
-        st.push("turn_end")          # first, so that powers answering the draw come before it
+        st.push("turn_end")  # first, so that powers answering the draw come before it
         st.draw_up(p)
         return
     if action == A.WILD:
@@ -973,7 +1016,7 @@ def r_lead(st: ImportExportState, action: int) -> None:
         _declare(st, a)
         return
     st.push("lead")
-    for s in st.harbor_ships(p):                 # a contract discarded; containers stay (R5.8)
+    for s in st.harbor_ships(p):  # a contract discarded; containers stay (R5.8)
         if card in st.contracts[s]:
             st.contracts[s].remove(card)
             st.discard.append(card)
@@ -1054,7 +1097,7 @@ def t_execute(st: ImportExportState) -> None:
     st.push("turn_end")
     if a == IMPORT:
         for p in reversed(order):
-            if st.act_as[p] == LOAD:            # Neural Units: a follower loading instead
+            if st.act_as[p] == LOAD:  # Neural Units: a follower loading instead
                 st.push("act", p)
         st.push("import_round", 1)
     else:
@@ -1065,14 +1108,14 @@ def t_execute(st: ImportExportState) -> None:
 
 def _action_count(st: ImportExportState, p: int) -> int:
     a = st.declared
-    if st.act_as[p] == LOAD and a != LOAD:       # Neural Units: "may only take load actions"
+    if st.act_as[p] == LOAD and a != LOAD:  # Neural Units: "may only take load actions"
         return 1 + M.load_extras(st, p)
     kinds = M.action_kinds(st, p)
     caction = st.game.caction
     k = (st.followed[p] == 1) + sum(1 for c in st.imports[p] if caction[c] in kinds)
     k += M.virtual_imports(st, p, kinds)
     if k and len(kinds) > 1:
-        st.act_as[p] = CHOOSE                    # Rice Cookers: all Load or all Contract
+        st.act_as[p] = CHOOSE  # Rice Cookers: all Load or all Contract
     elif k and a == LOAD:
         k += M.load_extras(st, p)
     return k
@@ -1103,14 +1146,16 @@ def t_act(st: ImportExportState, p: int) -> None:
 def _contract_options(st: ImportExportState, p: int) -> list[int]:
     ships = st.harbor_ships(p)
     left = st.actions_left[p]
-    return [A.CARD + c for c in st.hands[p]
-            if st.deficit(p, c) <= left - 1 and any(st.room(s) >= st.need(p, c) for s in ships)]
+    return [
+        A.CARD + c
+        for c in st.hands[p]
+        if st.deficit(p, c) <= left - 1 and any(st.room(s) >= st.need(p, c) for s in ships)
+    ]
 
 
 def _load_options(st: ImportExportState, p: int) -> list[int]:
     ships = [s for s in st.harbor_ships(p) if st.contracts[s]]
-    return [A.CARD + c for c in st.hands[p]
-            if any(st.fits(s, c) for s in ships) or M.pairable(st, p, c, ships)]
+    return [A.CARD + c for c in st.hands[p] if any(st.fits(s, c) for s in ships) or M.pairable(st, p, c, ships)]
 
 
 def r_contract_card(st: ImportExportState, action: int, p: int) -> None:
@@ -1206,8 +1251,8 @@ def pirated(st: ImportExportState, p: int, card: int, s: int) -> None:
     st.pending = card
     st.emit("pirated", p, card, s)
     if s >= 0:
-        st.ship_emptied(s)           # the owner gets nothing (R5.10)
-    if st.ask is not None:           # a power asked something first: place the container after
+        st.ship_emptied(s)  # the owner gets nothing (R5.10)
+    if st.ask is not None:  # a power asked something first: place the container after
         st.push("pirate_place", p, card)
         return
     _ask_pirate_place(st, p, card)
@@ -1247,7 +1292,7 @@ def r_supply(st: ImportExportState, action: int, p: int) -> None:
     card = action - A.CARD
     st.actions_left[p] -= 1
     st.push("act", p)
-    if card in st.hands[p]:              # sell: once per turn (R5.11)
+    if card in st.hands[p]:  # sell: once per turn (R5.11)
         st.hands[p].remove(card)
         st.island.append(card)
         st.sold[p] = True
@@ -1272,7 +1317,7 @@ def r_import_ship(st: ImportExportState, action: int, r: int) -> None:
     s = ISLAND if action == M.OPT_ISLAND else action - A.SHIP
     st.import_ship = s
     st.push("import_round", r + 1)
-    if len(st.bidders) == 1:             # a single participant takes the cards free (R5.9)
+    if len(st.bidders) == 1:  # a single participant takes the cards free (R5.9)
         _won(st, st.bidders[0], s, 0)
         return
     st.bids = [-1] * st.n
@@ -1381,7 +1426,7 @@ def t_turn_end(st: ImportExportState) -> None:
 
 def t_sail(st: ImportExportState, s: int) -> None:
     """The completed ship and its containers go to the open sea."""
-    if st.cargo[s]:                 # a ship emptied by a power before sailing never leaves
+    if st.cargo[s]:  # a ship emptied by a power before sailing never leaves
         st.at_sea[s] = True
 
 
@@ -1400,17 +1445,39 @@ def r_power(st: ImportExportState, action: int, key: str, *args) -> None:
 
 
 TASKS = {
-    "sail": t_sail, "power": t_power, "pirate_place": t_pirate_place, "recheck": t_recheck,
+    "sail": t_sail,
+    "power": t_power,
+    "pirate_place": t_pirate_place,
+    "recheck": t_recheck,
     "load_ship": t_load_ship,
-    "turn": t_turn, "lead": t_lead, "follow": t_follow, "execute": t_execute, "act": t_act,
-    "import_round": t_import_round, "bid": t_bid, "import_pick": t_import_pick, "turn_end": t_turn_end,
+    "turn": t_turn,
+    "lead": t_lead,
+    "follow": t_follow,
+    "execute": t_execute,
+    "act": t_act,
+    "import_round": t_import_round,
+    "bid": t_bid,
+    "import_pick": t_import_pick,
+    "turn_end": t_turn_end,
 }
 RESUME = {
-    P_LEAD: r_lead, P_WILD1: r_wild1, P_WILD2: r_wild2, P_WILD_ACTION: r_wild_action, P_FOLLOW: r_follow,
-    P_CONTRACT_CARD: r_contract_card, P_CONTRACT_SHIP: r_contract_ship, P_LOAD_CARD: r_load_card,
-    P_LOAD_SHIP: r_load_ship, P_IMPORT_SHIP: r_import_ship, P_BID: r_bid, P_IMPORT_PICK: r_import_pick,
-    P_IMPORT_ZONE: r_import_zone, P_PIRATE_TAKE: r_pirate_take, P_PIRATE_PLACE: r_pirate_place,
-    P_SUPPLY: r_supply, P_POWER: r_power,
+    P_LEAD: r_lead,
+    P_WILD1: r_wild1,
+    P_WILD2: r_wild2,
+    P_WILD_ACTION: r_wild_action,
+    P_FOLLOW: r_follow,
+    P_CONTRACT_CARD: r_contract_card,
+    P_CONTRACT_SHIP: r_contract_ship,
+    P_LOAD_CARD: r_load_card,
+    P_LOAD_SHIP: r_load_ship,
+    P_IMPORT_SHIP: r_import_ship,
+    P_BID: r_bid,
+    P_IMPORT_PICK: r_import_pick,
+    P_IMPORT_ZONE: r_import_zone,
+    P_PIRATE_TAKE: r_pirate_take,
+    P_PIRATE_PLACE: r_pirate_place,
+    P_SUPPLY: r_supply,
+    P_POWER: r_power,
 }
 
 from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)

@@ -26,17 +26,17 @@ It only reads the state. The goods cards' own rules are in ``powers/end_games.py
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import mul
 
 from .data import GOOD_TYPES
 
 NUM_TYPES = len(GOOD_TYPES)
-FOXES_TIE_BREAK = 0.5          # less than any real difference (scores move by whole credits)
+FOXES_TIE_BREAK = 0.5  # less than any real difference (scores move by whole credits)
 OUTRIGHT_WIN_MARGIN = 1
 _NO_POWERS: frozenset = frozenset()
-MAX_EXACT_WILDS = 8            # Teslas: wild goods placed by trying every split up to this many,
-MAX_EVALUATIONS = 4000         # as long as one player's choice needs at most this many evaluations
+MAX_EXACT_WILDS = 8  # Teslas: wild goods placed by trying every split up to this many,
+MAX_EVALUATIONS = 4000  # as long as one player's choice needs at most this many evaluations
 
 
 def goods_by_type(st, p: int) -> list[int]:
@@ -66,16 +66,17 @@ def most_share(values: list[int], p: int, bonus: int, foxes: int = -1) -> int:
 
 
 def final_scores(st) -> list[float]:
-    from .powers import END_GAME, end_games as E
+    from .powers import END_GAME
+    from .powers import end_games as E
 
     g, n = st.game, st.n
-    ids, owner = g.ids, st.owner
+    ids, _owner = g.ids, st.owner
     cargo, at_sea, per_container = st.cargo, st.at_sea, g.container_value
     scores = []
-    for p in range(n):                                                 # step 1
+    for p in range(n):  # step 1
         harbor = (0 if at_sea[2 * p] else len(cargo[2 * p])) + (0 if at_sea[2 * p + 1] else len(cargo[2 * p + 1]))
         scores.append(st.credits[p] + st.passive[p] + per_container * harbor)
-    for key, fn in END_GAME.items():                                   # step 2
+    for key, fn in END_GAME.items():  # step 2
         for p in st.holders(ids[key]):
             scores[p] += fn(st, p)
     powers: list[frozenset] = [_NO_POWERS] * n
@@ -85,12 +86,12 @@ def final_scores(st) -> list[float]:
     goods = [goods_by_type(st, p) for p in range(n)]
     counts = [tuple(E.virtual_goods(goods[p], powers[p])) if powers[p] else tuple(goods[p]) for p in range(n)]
     rules = (g.good_values, g.majority_bonus, g.one_of_each_bonus)
-    for i in range(n):                                                 # step 3
+    for i in range(n):  # step 3
         p = (st.leader + i) % n
         if powers[p] and _declares(st, p, powers[p], E):
             harbors = _harbors(st, p, goods[p], powers[p], E)
             counts[p], powers[p] = _best_harbor(rules, p, tuple(counts), tuple(powers), harbors)
-    for p, goods_score in enumerate(_Goods(rules, counts, powers, E).goods_scores()):   # step 4
+    for p, goods_score in enumerate(_Goods(rules, counts, powers, E).goods_scores()):  # step 4
         scores[p] += goods_score
     return _rank(st, scores, _foxes(powers))
 
@@ -112,8 +113,11 @@ def _rank(st, scores: list, foxes: int) -> list:
 
 def _declares(st, p: int, powers, E) -> bool:
     """Whether p has a game-end choice that changes his goods."""
-    return ("diamond_rings" in powers or ("cheap_shirts" in powers and bool(st.imports[p]))
-            or ("teslas" in powers and E.supply_imports(st, p) > 0))
+    return (
+        "diamond_rings" in powers
+        or ("cheap_shirts" in powers and bool(st.imports[p]))
+        or ("teslas" in powers and E.supply_imports(st, p) > 0)
+    )
 
 
 def _harbors(st, p: int, goods: list[int], powers: frozenset, E) -> tuple:
@@ -140,7 +144,7 @@ def _best_harbor(rules: tuple, p: int, counts: tuple, powers: tuple, harbors: tu
     the same question after most steps."""
     from .powers import end_games as E
 
-    exact = MAX_EXACT_WILDS           # wild goods are placed exactly while within budget
+    exact = MAX_EXACT_WILDS  # wild goods are placed exactly while within budget
     while exact > 0 and len(harbors) * len(_splits(exact)) > MAX_EVALUATIONS:
         exact -= 1
     score = _Goods(rules, list(counts), list(powers), E).scorer(p)
@@ -173,7 +177,7 @@ def _best_wilds(score, base: tuple[int, ...], wilds: int, powers: frozenset, exa
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(w: int) -> tuple[tuple[int, ...], ...]:
     """Every way to give w wild goods to the five types."""
     result = []

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-NUM_ITEMS = 8          # wine .. necklace, Crown
-BAG = 8                # card kind of the Diplomatic Bag
-LUGGAGE = 9            # card kind of the plain luggage cards
+NUM_ITEMS = 8  # wine .. necklace, Crown
+BAG = 8  # card kind of the Diplomatic Bag
+LUGGAGE = 9  # card kind of the plain luggage cards
 NUM_KINDS = 10
 HAND_SIZE = 4
 
@@ -36,14 +36,14 @@ def _declarations() -> tuple[tuple[int, ...], ...]:
 
 DECLARATIONS = _declarations()
 DECLARATION_INDEX = {counts: i for i, counts in enumerate(DECLARATIONS)}
-NUM_DECLARATIONS = len(DECLARATIONS)            # 495
-CLAIM_BAG = NUM_DECLARATIONS                    # 495
-SEARCH = CLAIM_BAG + 1                          # 496
-LET_PASS = SEARCH + 1                           # 497
-ACCEPT = LET_PASS + 1                           # 498
-INFORM = ACCEPT + 1                             # 499
-DISCARD = INFORM + 1                            # 500 + card kind
-NUM_ACTIONS = DISCARD + NUM_KINDS               # 510
+NUM_DECLARATIONS = len(DECLARATIONS)  # 495
+CLAIM_BAG = NUM_DECLARATIONS  # 495
+SEARCH = CLAIM_BAG + 1  # 496
+LET_PASS = SEARCH + 1  # 497
+ACCEPT = LET_PASS + 1  # 498
+INFORM = ACCEPT + 1  # 499
+DISCARD = INFORM + 1  # 500 + card kind
+NUM_ACTIONS = DISCARD + NUM_KINDS  # 510
 
 
 def declare(counts) -> int:
@@ -70,8 +70,13 @@ def declaration_text(counts, item_names) -> str:
 def action_text(action: int, item_names: tuple[str, ...]) -> str:
     if 0 <= action < NUM_DECLARATIONS:
         return "declare " + declaration_text(DECLARATIONS[action], item_names)
-    names = {CLAIM_BAG: "claim the Diplomatic Bag", SEARCH: "search", LET_PASS: "let pass",
-             ACCEPT: "accept", INFORM: "inform"}
+    names = {
+        CLAIM_BAG: "claim the Diplomatic Bag",
+        SEARCH: "search",
+        LET_PASS: "let pass",
+        ACCEPT: "accept",
+        INFORM: "inform",
+    }
     if action in names:
         return names[action]
     if DISCARD <= action < NUM_ACTIONS:

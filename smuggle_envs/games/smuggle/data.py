@@ -13,7 +13,7 @@ DATA_FILE = "smuggle.json"
 
 @dataclass(frozen=True)
 class SmuggleData:
-    item_names: tuple[str, ...]     # dutiable items in board order, the Crown last
+    item_names: tuple[str, ...]  # dutiable items in board order, the Crown last
     item_counts: tuple[int, ...]
     duties: tuple[int, ...]
     fines: tuple[int, ...]
@@ -21,9 +21,9 @@ class SmuggleData:
     luggage_count: int
     deck_size: int
     hand_size: int
-    defamation: int                 # paid to a truthful searched player
-    informer_reward: int            # paid by the Officer to an Informer who exposes a liar
-    false_bag_fine: int             # extra fine for a false Diplomatic Bag claim
+    defamation: int  # paid to a truthful searched player
+    informer_reward: int  # paid by the Officer to an Informer who exposes a liar
+    false_bag_fine: int  # extra fine for a false Diplomatic Bag claim
     money_per_player: int
     denomination: int
 
@@ -60,9 +60,20 @@ def _validate(d: SmuggleData) -> None:
     def fail(msg: str) -> None:
         raise DataError(f"{DATA_FILE}: {msg}")
 
-    ints = [*d.item_counts, *d.duties, *d.fines, d.bag_count, d.luggage_count, d.deck_size,
-            d.hand_size, d.defamation, d.informer_reward, d.false_bag_fine, d.money_per_player,
-            d.denomination]
+    ints = [
+        *d.item_counts,
+        *d.duties,
+        *d.fines,
+        d.bag_count,
+        d.luggage_count,
+        d.deck_size,
+        d.hand_size,
+        d.defamation,
+        d.informer_reward,
+        d.false_bag_fine,
+        d.money_per_player,
+        d.denomination,
+    ]
     if any(isinstance(x, bool) or not isinstance(x, int) for x in ints):
         fail("every count and amount must be an integer")
     if len(d.item_names) != 8 or d.item_names[-1] != "crown":

@@ -21,46 +21,73 @@ from .rules import NUM_SEARCH_RECORDS, SEARCH_RECORD_FIELDS
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
-COUNT_SCALE = 1 / 20      # about as many declarations as a player makes in a game
+COUNT_SCALE = 1 / 20  # about as many declarations as a player makes in a game
 
 
 def build_layout(game) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind: " + ", ".join(game.kind_names)
-    return ObservationLayout([
-        Piece("phase", 4, "decision in progress: declare, officer decides, next player decides, discard"),
-        Piece("my_role", 3, "you are: the Customs Officer, the holder of the live hand, the next player deciding"),
-        Piece("officer", n, f"the Customs Officer, {SEATS}"),
-        Piece("holder", n, f"the player holding / declaring the live hand, {SEATS}"),
-        Piece("receiver", n, f"the next player deciding to accept or inform, {SEATS}"),
-        Piece("active", n, "1 if the seat is still in the game (seat-relative)"),
-        Piece("officer_done", n, "1 if the seat has been Officer (the round in play counts once it ends)"),
-        Piece("money", n, "money / starting money per seat (negative: borrowed)", -INF, INF),
-        Piece("my_hand", NUM_KINDS, f"the live hand if you hold it, count / 4, {kinds}"),
-        Piece("known_in_hand", NUM_KINDS, "cards of the live hand you passed on and have not seen discarded since, count / 4"),
-        Piece("declaration", NUM_ITEMS, "the live hand's declaration (while discarding: the one it was passed with), count / 4 per item"),
-        Piece("bag_claim", 1, "1 if that declaration is a Diplomatic Bag claim"),
-        Piece("duty_paid", 1, "1 if the Officer let the live hand pass (duty was paid)"),
-        Piece("suitcase", NUM_KINDS, "the open suitcase (face-up discards this round), count / cards of that kind"),
-        Piece("last_reveal", NUM_KINDS, "the last hand laid open by a search, count / 4"),
-        Piece("last_reveal_seat", n, f"whose hand that was, {SEATS}"),
-        Piece("last_reveal_outcome", 4, "that search: truthful, lying, real Bag, searched by an Informer"),
-        Piece("deck", 1, "cards left in the pack / 56"),
-        Piece("round", 1, "rounds finished / number of players"),
-        Piece("declarations", n, "declarations made per seat / 20", 0.0, INF),
-        Piece("bag_claims", n, "Diplomatic Bag claims per seat / 20", 0.0, INF),
-        Piece("mean_declared_duty", n, "mean duty per declaration (in 25s) / the largest declarable duty, per seat"),
-        Piece("search_record", n * NUM_SEARCH_RECORDS,
-              "per seat (seat-relative, seat-major), counts / 20 of: " + ", ".join(SEARCH_RECORD_FIELDS),
-              0.0, INF),
-        Piece("received_from", n, "private: hands you accepted from each seat / 20 (seat-relative)", 0.0, INF),
-        Piece("received_lies", n, "private: of those, hands you saw did not match their declaration / 20", 0.0, INF),
-    ])
+    return ObservationLayout(
+        [
+            Piece("phase", 4, "decision in progress: declare, officer decides, next player decides, discard"),
+            Piece("my_role", 3, "you are: the Customs Officer, the holder of the live hand, the next player deciding"),
+            Piece("officer", n, f"the Customs Officer, {SEATS}"),
+            Piece("holder", n, f"the player holding / declaring the live hand, {SEATS}"),
+            Piece("receiver", n, f"the next player deciding to accept or inform, {SEATS}"),
+            Piece("active", n, "1 if the seat is still in the game (seat-relative)"),
+            Piece("officer_done", n, "1 if the seat has been Officer (the round in play counts once it ends)"),
+            Piece("money", n, "money / starting money per seat (negative: borrowed)", -INF, INF),
+            Piece("my_hand", NUM_KINDS, f"the live hand if you hold it, count / 4, {kinds}"),
+            Piece(
+                "known_in_hand",
+                NUM_KINDS,
+                "cards of the live hand you passed on and have not seen discarded since, count / 4",
+            ),
+            Piece(
+                "declaration",
+                NUM_ITEMS,
+                "the live hand's declaration (while discarding: the one it was passed with), count / 4 per item",
+            ),
+            Piece("bag_claim", 1, "1 if that declaration is a Diplomatic Bag claim"),
+            Piece("duty_paid", 1, "1 if the Officer let the live hand pass (duty was paid)"),
+            Piece("suitcase", NUM_KINDS, "the open suitcase (face-up discards this round), count / cards of that kind"),
+            Piece("last_reveal", NUM_KINDS, "the last hand laid open by a search, count / 4"),
+            Piece("last_reveal_seat", n, f"whose hand that was, {SEATS}"),
+            Piece("last_reveal_outcome", 4, "that search: truthful, lying, real Bag, searched by an Informer"),
+            Piece("deck", 1, "cards left in the pack / 56"),
+            Piece("round", 1, "rounds finished / number of players"),
+            Piece("declarations", n, "declarations made per seat / 20", 0.0, INF),
+            Piece("bag_claims", n, "Diplomatic Bag claims per seat / 20", 0.0, INF),
+            Piece(
+                "mean_declared_duty", n, "mean duty per declaration (in 25s) / the largest declarable duty, per seat"
+            ),
+            Piece(
+                "search_record",
+                n * NUM_SEARCH_RECORDS,
+                "per seat (seat-relative, seat-major), counts / 20 of: " + ", ".join(SEARCH_RECORD_FIELDS),
+                0.0,
+                INF,
+            ),
+            Piece("received_from", n, "private: hands you accepted from each seat / 20 (seat-relative)", 0.0, INF),
+            Piece(
+                "received_lies", n, "private: of those, hands you saw did not match their declaration / 20", 0.0, INF
+            ),
+        ]
+    )
 
 
 # Pieces holding one value per seat, rotated so the observer comes first.
-_PER_SEAT = {"officer", "holder", "receiver", "active", "officer_done", "last_reveal_seat",
-             "declarations", "bag_claims", "mean_declared_duty"}
+_PER_SEAT = {
+    "officer",
+    "holder",
+    "receiver",
+    "active",
+    "officer_done",
+    "last_reveal_seat",
+    "declarations",
+    "bag_claims",
+    "mean_declared_duty",
+}
 
 
 class SmuggleEncoder:
@@ -85,7 +112,7 @@ class SmuggleEncoder:
     def _source(self, piece, fields, p: int, is_holder: int) -> list[int]:
         n, name, zero = self.n, piece.name, fields.zero
         if name == "money":
-            return [zero] * n                    # written as floats after the gather
+            return [zero] * n  # written as floats after the gather
         if name == "my_role":
             return [fields.start("officer") + p, fields.start("holder") + p, fields.start("receiver") + p]
         if name == "my_hand":

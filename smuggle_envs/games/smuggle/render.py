@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import declaration_text
-from .rules import DISCARD, OVER, PHASE_NAMES, RECEIVE, REAL_BAG, TRUTHFUL
+from .rules import DISCARD, OVER, PHASE_NAMES, REAL_BAG, RECEIVE, TRUTHFUL
 
 
 def _cards(counts, names) -> str:
@@ -14,8 +14,10 @@ def _cards(counts, names) -> str:
 def render(state, player: int | None = None) -> str:
     game = state.game
     names = game.kind_names
-    lines = [f"Smuggle | round {min(state.rounds_played + 1, state.n)}/{state.n} | "
-             f"Officer: P{state.officer} | pack: {len(state.deck)} cards"]
+    lines = [
+        f"Smuggle | round {min(state.rounds_played + 1, state.n)}/{state.n} | "
+        f"Officer: P{state.officer} | pack: {len(state.deck)} cards"
+    ]
     seats = []
     for s in range(state.n):
         tags = []
@@ -43,7 +45,9 @@ def render(state, player: int | None = None) -> str:
         return "\n".join(lines)
     if state.phase != DISCARD and state.decl_action >= 0:
         said = "the Diplomatic Bag" if state.declaration is None else declaration_text(state.declaration, names)
-        lines.append(f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.f_duty_paid[0] else ""))
+        lines.append(
+            f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.f_duty_paid[0] else "")
+        )
     if player is None or player == state.holder:
         lines.append(f"  live hand (P{state.holder}): {_cards(state.hand.tolist(), names)}")
     elif any(state.known[player]):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from operator import mul
 from functools import cached_property
+from operator import mul
 
 import numpy as np
 
@@ -30,13 +30,30 @@ TRUTHFUL, LYING, REAL_BAG = range(3)
 
 # Public record of searches kept for every seat (the ``search_record`` piece).
 SEARCH_RECORD_FIELDS = (
-    "searched_by_officer", "searched_by_informer", "caught_lying", "found_truthful",
-    "false_bag_claims", "officer_searches", "officer_catches", "informs", "informer_catches",
+    "searched_by_officer",
+    "searched_by_informer",
+    "caught_lying",
+    "found_truthful",
+    "false_bag_claims",
+    "officer_searches",
+    "officer_catches",
+    "informs",
+    "informer_catches",
     "next_player_decisions",
 )
 NUM_SEARCH_RECORDS = len(SEARCH_RECORD_FIELDS)
-(R_SEARCHED, R_INFORMED_ON, R_CAUGHT, R_TRUTHFUL, R_BAG_FALSE,
- R_OFF_SEARCH, R_OFF_HIT, R_INFORMS, R_INFORM_HIT, R_NEXT_DECISIONS) = range(NUM_SEARCH_RECORDS)
+(
+    R_SEARCHED,
+    R_INFORMED_ON,
+    R_CAUGHT,
+    R_TRUTHFUL,
+    R_BAG_FALSE,
+    R_OFF_SEARCH,
+    R_OFF_HIT,
+    R_INFORMS,
+    R_INFORM_HIT,
+    R_NEXT_DECISIONS,
+) = range(NUM_SEARCH_RECORDS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,15 +114,12 @@ class SmuggleGame(Game):
         self.starting_money = share
         self.kind_names = A.kind_names(d.item_names)
         self.deck_template = tuple(
-            kind for kind, count in enumerate((*d.item_counts, d.bag_count, d.luggage_count))
-            for _ in range(count)
+            kind for kind, count in enumerate((*d.item_counts, d.bag_count, d.luggage_count)) for _ in range(count)
         )
         self.no_known = bytes(self.num_players * NUM_KINDS)
-        self.kind_fines = (*d.fines, 0, 0)     # the Bag and luggage carry no fine
+        self.kind_fines = (*d.fines, 0, 0)  # the Bag and luggage carry no fine
         self.kind_counts = tuple(self.deck_template.count(k) for k in range(NUM_KINDS))
-        self.declared_duty = tuple(
-            sum(n * du for n, du in zip(counts, d.duties)) for counts in A.DECLARATIONS
-        )
+        self.declared_duty = tuple(sum(n * du for n, du in zip(counts, d.duties)) for counts in A.DECLARATIONS)
 
     @property
     def num_actions(self) -> int:
@@ -123,14 +137,29 @@ class SmuggleGame(Game):
         n = self.num_players
         f = ByteFields()
         for name, size in (
-            ("phase", 4), ("officer", n), ("holder", n), ("receiver", n),
-            ("declaration", NUM_ITEMS), ("bag_claim", 1), ("duty_paid", 1),
-            ("declarations", n), ("bag_claims", n), ("mean_declared_duty", n),
-            ("hand", NUM_KINDS), ("known", n * NUM_KINDS), ("active", n), ("officer_done", n),
-            ("suitcase", NUM_KINDS), ("last_reveal", NUM_KINDS), ("last_reveal_seat", n),
-            ("last_reveal_outcome", 4), ("deck", 1), ("round", 1),
+            ("phase", 4),
+            ("officer", n),
+            ("holder", n),
+            ("receiver", n),
+            ("declaration", NUM_ITEMS),
+            ("bag_claim", 1),
+            ("duty_paid", 1),
+            ("declarations", n),
+            ("bag_claims", n),
+            ("mean_declared_duty", n),
+            ("hand", NUM_KINDS),
+            ("known", n * NUM_KINDS),
+            ("active", n),
+            ("officer_done", n),
+            ("suitcase", NUM_KINDS),
+            ("last_reveal", NUM_KINDS),
+            ("last_reveal_seat", n),
+            ("last_reveal_outcome", 4),
+            ("deck", 1),
+            ("round", 1),
             ("search_record", n * NUM_SEARCH_RECORDS),
-            ("received_from", n * n), ("received_lies", n * n),
+            ("received_from", n * n),
+            ("received_lies", n * n),
         ):
             f.add(name, size)
         return f
@@ -156,14 +185,14 @@ class SmuggleGame(Game):
             raise ValueError(f"card kind {card} is out of range [0, {NUM_KINDS})")
         return card
 
-    def new_initial_state(self, seed: int | None = None) -> "SmuggleState":
+    def new_initial_state(self, seed: int | None = None) -> SmuggleState:
         return SmuggleState(self, seed)
 
     def action_to_string(self, action: int) -> str:
         return A.action_text(action, self.data.item_names)
 
 
-_DECLARE_ACTIONS = tuple(range(A.NUM_DECLARATIONS + 1))       # every declaration + the Bag claim
+_DECLARE_ACTIONS = tuple(range(A.NUM_DECLARATIONS + 1))  # every declaration + the Bag claim
 _OFFICER_ACTIONS = (A.SEARCH, A.LET_PASS)
 _RECEIVE_ACTIONS = (A.ACCEPT, A.INFORM)
 _DECLARED = tuple(list(c) for c in A.DECLARATIONS)
@@ -206,23 +235,36 @@ class SmuggleState(State):
         self.officer = self.holder = self.receiver = -1
         self._set_officer(game.config.first_officer)
         self.rounds_played = 0
-        self.last_reveal: tuple | None = None     # (seat, kind counts, outcome, by_informer)
+        self.last_reveal: tuple | None = None  # (seat, kind counts, outcome, by_informer)
         self.hand_size = 0
         self.kept = 0
-        self.decl_action = -1                     # -1: nothing declared on the live hand yet
+        self.decl_action = -1  # -1: nothing declared on the live hand yet
         self.deck: list[int] = []
         self._start_round()
 
     def _bind(self) -> None:
-        self.np_buf = np.frombuffer(self.buf, np.uint8)   # a live numpy view for the encoder
+        self.np_buf = np.frombuffer(self.buf, np.uint8)  # a live numpy view for the encoder
         v = self.game.fields.views(self.buf)
-        self.f_phase, self.f_officer, self.f_holder, self.f_receiver = v["phase"], v["officer"], v["holder"], v["receiver"]
+        self.f_phase, self.f_officer, self.f_holder, self.f_receiver = (
+            v["phase"],
+            v["officer"],
+            v["holder"],
+            v["receiver"],
+        )
         self.f_declaration, self.f_bag_claim, self.f_duty_paid = v["declaration"], v["bag_claim"], v["duty_paid"]
-        self.declarations, self.bag_claims, self.mean_declared_duty = v["declarations"], v["bag_claims"], v["mean_declared_duty"]
+        self.declarations, self.bag_claims, self.mean_declared_duty = (
+            v["declarations"],
+            v["bag_claims"],
+            v["mean_declared_duty"],
+        )
         self.hand, self.known_all = v["hand"], v["known"]
-        self.known = [self.known_all[s * NUM_KINDS:(s + 1) * NUM_KINDS] for s in range(self.game.num_players)]
+        self.known = [self.known_all[s * NUM_KINDS : (s + 1) * NUM_KINDS] for s in range(self.game.num_players)]
         self.active, self.officer_done, self.suitcase = v["active"], v["officer_done"], v["suitcase"]
-        self.f_reveal, self.f_reveal_seat, self.f_reveal_outcome = v["last_reveal"], v["last_reveal_seat"], v["last_reveal_outcome"]
+        self.f_reveal, self.f_reveal_seat, self.f_reveal_outcome = (
+            v["last_reveal"],
+            v["last_reveal_seat"],
+            v["last_reveal_outcome"],
+        )
         self.f_deck, self.f_round, self.search_record = v["deck"], v["round"], v["search_record"]
         # Private records: [receiver * n + passer] counts hands accepted from the passer, and
         # how many of them the receiver saw to be untruthful.
@@ -259,7 +301,7 @@ class SmuggleState(State):
     # ----- contract --------------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
-        if phase == DECLARE or phase == DISCARD:
+        if phase in (DECLARE, DISCARD):
             return self.holder
         if phase == OFFICER:
             return self.officer
@@ -277,7 +319,7 @@ class SmuggleState(State):
             return _RECEIVE_ACTIONS
         if phase == DISCARD:
             hand = self.hand
-            if hand[BAG]:   # rule 15: a passed-on Bag must be the discard
+            if hand[BAG]:  # rule 15: a passed-on Bag must be the discard
                 return (A.DISCARD + BAG,)
             return tuple(A.DISCARD + k for k in range(NUM_KINDS) if hand[k])
         return ()
@@ -387,7 +429,7 @@ class SmuggleState(State):
                 counts[kind] -= 1
         self.kept = self.hand_size = self.hand_size - 1
         if not self.deck:
-            self._end_round()   # R2.8: a draw that cannot be made ends the round
+            self._end_round()  # R2.8: a draw that cannot be made ends the round
             return
         self._draw(1)
         self._new_declaration()
@@ -398,7 +440,7 @@ class SmuggleState(State):
         informer = self.receiver if by_informer else -1
         counts = self.hand.tolist()
         fines = sum(map(mul, counts, self.game.kind_fines))
-        if self.decl_action == A.CLAIM_BAG:                  # a Diplomatic Bag claim (rule 14)
+        if self.decl_action == A.CLAIM_BAG:  # a Diplomatic Bag claim (rule 14)
             if self._truthful(counts):
                 outcome = REAL_BAG
                 if not by_informer:
@@ -409,21 +451,21 @@ class SmuggleState(State):
                 outcome = LYING
                 self.search_record[holder * NUM_SEARCH_RECORDS + R_BAG_FALSE] += 1
                 self._pay(holder, officer, d.false_bag_fine + fines)
-        elif self._truthful(counts):                          # the complete truth (R2.2)
+        elif self._truthful(counts):  # the complete truth (R2.2)
             outcome = TRUTHFUL
             if by_informer:
-                self._pay(informer, holder, d.defamation)     # rule 11B; duty already paid
+                self._pay(informer, holder, d.defamation)  # rule 11B; duty already paid
             else:
-                self._pay(officer, holder, d.defamation)      # rule 9 ...
+                self._pay(officer, holder, d.defamation)  # rule 9 ...
                 self._pay(holder, officer, self.game.declared_duty[self.decl_action])  # ... and duty
         else:
             outcome = LYING
-            self._pay(holder, officer, fines)                 # rules 7, 8: fines on everything
+            self._pay(holder, officer, fines)  # rules 7, 8: fines on everything
         if outcome == LYING and by_informer:
             self._pay(officer, informer, d.informer_reward)  # rule 11B
         self._record_search(holder, informer, outcome, by_informer)
         self._reveal(holder, counts, outcome, by_informer)
-        self._to_suitcase()                                   # rule 10: face up on the suitcase
+        self._to_suitcase()  # rule 10: face up on the suitcase
         if not self.active[self.officer]:
             self._end_round()
         elif by_informer:
@@ -530,7 +572,7 @@ class SmuggleState(State):
         self.deck = list(self.game.deck_template)
         self.rng.shuffle(self.deck)
         self.suitcase[:] = _NO_CARDS
-        self._fresh_hand(self._next_player(self.officer))   # R2.10: left of the Officer starts
+        self._fresh_hand(self._next_player(self.officer))  # R2.10: left of the Officer starts
 
     def _end_round(self) -> None:
         # R2.8: an unresolved hand is dropped unseen; every card is reshuffled for the next round.
@@ -543,14 +585,14 @@ class SmuggleState(State):
         self._set_receiver(-1)
         nxt = self._next_officer()
         if nxt < 0:
-            self._set_phase(OVER)      # rule 17: everyone (still in) has been Officer once
+            self._set_phase(OVER)  # rule 17: everyone (still in) has been Officer once
             return
         self._set_officer(nxt)
         self._start_round()
 
     def _next_officer(self) -> int:
         if sum(self.active) < 3:
-            return -1                  # a round needs an Officer, a declarer and a next player
+            return -1  # a round needs an Officer, a declarer and a next player
         n = self.n
         for step in range(1, n + 1):
             s = (self.officer + step) % n
@@ -577,12 +619,12 @@ class SmuggleState(State):
         self._not_replayable = "its pack was stacked with stack_pack()"
 
     # ----- copies ----------------------------------------------------------------------------
-    def clone(self) -> "SmuggleState":
+    def clone(self) -> SmuggleState:
         new = object.__new__(SmuggleState)
         new.__dict__.update(self.__dict__)
         new.buf = bytearray(self.buf)
         new._bind()
-        new.rng = random.Random(0)   # a cheap seed, overwritten at once (no OS entropy)
+        new.rng = random.Random(0)  # a cheap seed, overwritten at once (no OS entropy)
         new.rng.setstate(self.rng.getstate())
         new.history = list(self.history)
         new.money = list(self.money)
@@ -590,7 +632,7 @@ class SmuggleState(State):
         new.deck = list(self.deck)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> "SmuggleState":
+    def resample(self, player: int, rng: random.Random) -> SmuggleState:
         """Redraw what ``player`` cannot see: the pack's order, the live hand's cards that
         ``player`` does not know, and the state's own RNG (future shuffles)."""
         new = self.clone()

@@ -25,9 +25,13 @@ def check_state(state) -> None:
     assert card_totals(state) == list(game.kind_counts), "cards are conserved"
     public = [0] * NUM_KINDS
     for q in range(n):
-        hand, imp, exp_cnt, pub, tol_cnt = (state.hand[q].tolist(), state.imp[q].tolist(),
-                                            state.exp_cnt[q].tolist(), state.exp_pub[q].tolist(),
-                                            state.tol_cnt[q].tolist())
+        hand, imp, exp_cnt, pub, tol_cnt = (
+            state.hand[q].tolist(),
+            state.imp[q].tolist(),
+            state.exp_cnt[q].tolist(),
+            state.exp_pub[q].tolist(),
+            state.tol_cnt[q].tolist(),
+        )
         assert sum(hand) == state.hand_size[q]
         assert sum(imp) == state.imp_size[q]
         assert exp_cnt == [state.exp[q].count(k) for k in range(NUM_KINDS)]
@@ -45,7 +49,7 @@ def check_state(state) -> None:
         for k in range(NUM_KINDS):
             public[k] += imp[k] + tol_cnt[k]
     if state.sab_card >= 0:
-        public[state.sab_card] += 1      # played face up, not yet on the Tolerance pile
+        public[state.sab_card] += 1  # played face up, not yet on the Tolerance pile
     assert state.public.tolist() == public
     check_views(state)
     assert state.counters.tolist() == [len(state.stock), min(state.turns, 65535)]
@@ -64,8 +68,9 @@ def check_views(state) -> None:
     """The derived fields: unseen cards per seat, sizes and hand kinds."""
     game = state.game
     for r in range(state.n):
-        expect = [game.kind_counts[k] - state.hand[r][k] - state.exp_cnt[r][k] - state.public[k]
-                  for k in range(NUM_KINDS)]
+        expect = [
+            game.kind_counts[k] - state.hand[r][k] - state.exp_cnt[r][k] - state.public[k] for k in range(NUM_KINDS)
+        ]
         assert state.unseen[r].tolist() == expect, f"unseen cards of seat {r}"
         assert state.exp_size[r] == len(state.exp[r]) and state.tol_size[r] == len(state.tol[r])
         assert state.kinds[r] == {k for k in range(NUM_KINDS) if state.hand[r][k]}

@@ -19,13 +19,23 @@ class Table:
     copies to spare; the rules do not depend on the number of decks.
     """
 
-    def __init__(self, num_players=2, *, hands=None, tolerance=None, imports=None, exports=None,
-                 stock=None, turn=None, seed=0, **config):
+    def __init__(
+        self,
+        num_players=2,
+        *,
+        hands=None,
+        tolerance=None,
+        imports=None,
+        exports=None,
+        stock=None,
+        turn=None,
+        seed=0,
+        **config,
+    ):
         config.setdefault("decks", 6)
         self.game = smuggle_envs.make_game("ciq_v0", num_players=num_players, **config)
         self.state = self.game.new_initial_state(seed)
-        self.state.arrange(hands=hands, tolerance=tolerance, imports=imports, exports=exports,
-                           stock=stock, turn=turn)
+        self.state.arrange(hands=hands, tolerance=tolerance, imports=imports, exports=exports, stock=stock, turn=turn)
 
     # moves -------------------------------------------------------------------------------
     def act(self, action):

@@ -28,9 +28,18 @@ def _noise(k: int) -> None:
 
 
 def _snapshot(state):
-    return (bytes(state.buf), bytes(state.sbuf), list(state.stock), [sorted(e) for e in state.exp],
-            [list(t) for t in state.tol], list(state.history), state.rng.getstate(), state.phase,
-            state.turns, list(state.winners))
+    return (
+        bytes(state.buf),
+        bytes(state.sbuf),
+        list(state.stock),
+        [sorted(e) for e in state.exp],
+        [list(t) for t in state.tol],
+        list(state.history),
+        state.rng.getstate(),
+        state.phase,
+        state.turns,
+        list(state.winners),
+    )
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
@@ -89,7 +98,7 @@ def test_clone_continues_exactly_like_the_original_and_is_independent():
     play = random.Random(9)
     while not state.is_terminal():
         state.apply_action(play.choice(state.legal_actions()))
-    assert _snapshot(state) == _snapshot(copy)           # same actions, same RNG: same game
+    assert _snapshot(state) == _snapshot(copy)  # same actions, same RNG: same game
     assert again.history != state.history
 
 

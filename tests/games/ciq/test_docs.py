@@ -9,7 +9,7 @@ from smuggle_envs.games.ciq import CIQConfig
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "ciq.md"
 TESTS = Path(__file__).resolve().parent
-CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"   # checks every game
+CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"  # checks every game
 
 
 def test_observation_table_in_docs_matches_the_code():

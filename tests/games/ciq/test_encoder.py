@@ -50,7 +50,7 @@ def reference(state, p):
     unseen = [k for k in range(NUM_KINDS) for _ in range(game.kind_counts[k] - placed[k])]
     pieces = {
         "phase": phase,
-        "turn": one_hot(state.turn if live else state.turn),
+        "turn": one_hot(state.turn),
         "target": one_hot(state.target),
         "my_hand": counts(hand),
         "hand_size": [x / 7 for x in seats(list(state.hand_size))],
@@ -62,8 +62,8 @@ def reference(state, p):
         "tolerance_top": [x for t in seats(state.tol) for x in bits(t[-1] if t else -1)],
         "tolerance_cards": [x for t in seats(state.tol) for x in counts(t)],
         "import_cards": [x for q in seats(list(range(n))) for x in counts(state.cards_of(state.imp[q]))],
-        "export_cards": counts(state.exp[p]) + [
-            x for q in seats(list(range(n)))[1:] for x in counts(state.cards_of(state.exp_pub[q]))],
+        "export_cards": counts(state.exp[p])
+        + [x for q in seats(list(range(n)))[1:] for x in counts(state.cards_of(state.exp_pub[q]))],
         "public_cards": counts(face_up),
         "unseen": counts(unseen),
         "shipment": counts(state.ship),
@@ -82,7 +82,7 @@ def test_fast_encoder_matches_reference(n):
     game = smuggle_envs.make_game("ciq_v0", num_players=n)
     rng = random.Random(n)
     checked = set()
-    expected = set(range(8)) - ({OPEN} if n == 2 else set())    # two players choose no target
+    expected = set(range(8)) - ({OPEN} if n == 2 else set())  # two players choose no target
     for seed in range(30):
         if seed >= 3 and checked == expected:
             break

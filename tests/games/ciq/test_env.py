@@ -80,15 +80,17 @@ def test_observations_and_masks_follow_the_state(num_players):
 def test_the_target_decides_out_of_turn_in_the_env():
     env = ciq_v0.raw_env(num_players=3)
     env.reset(seed=0)
-    env.game_state.arrange(hands={0: ["6h", "10h", "3c", "4c", "5c", "7c", "8c"],
-                                  2: ["Qs", "3s", "8s", "9c", "9d", "7s", "2s"]}, tolerance={2: ["9s"]})
+    env.game_state.arrange(
+        hands={0: ["6h", "10h", "3c", "4c", "5c", "7c", "8c"], 2: ["Qs", "3s", "8s", "9c", "9d", "7s", "2s"]},
+        tolerance={2: ["9s"]},
+    )
     for action in (A.target(2), A.ship("6h"), A.ship("10h")):
         env.step(action)
     assert env.agent_selection == "player_2"
     mask = env.observe("player_2")["action_mask"]
     assert set(np.flatnonzero(mask).tolist()) == {A.fire("Qs"), A.KEEP}
     env.step(A.KEEP)
-    assert env.agent_selection == "player_1"            # P0's turn is over, P1 is next
+    assert env.agent_selection == "player_1"  # P0's turn is over, P1 is next
 
 
 @pytest.mark.parametrize("reward_mode", ["win_loss", "rank", "score"])

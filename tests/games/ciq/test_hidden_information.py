@@ -49,7 +49,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n):
             np.testing.assert_array_equal(other.observation(p), before)
             if p == state.current_player():
                 assert other.legal_actions() == state.legal_actions()
-            check_state(other)                    # a consistent position: every card somewhere
+            check_state(other)  # a consistent position: every card somewhere
             assert other.history == state.history
             for q in range(n):
                 assert other.hand_size[q] == state.hand_size[q] and other.exp_size[q] == state.exp_size[q]
@@ -63,8 +63,9 @@ def test_resampling_hidden_information_never_changes_the_observation(n):
             stock_changed += other.stock != state.stock
             exports_changed += any(Counter(other.exp[q]) != Counter(state.exp[q]) for q in range(n))
     assert phases_seen == set(range(8)) - ({1} if n == 2 else set())
-    assert hands_changed > 50 and stock_changed > 50 and exports_changed > 5, \
+    assert hands_changed > 50 and stock_changed > 50 and exports_changed > 5, (
         "resampling must actually move hidden cards"
+    )
 
 
 def test_resample_is_seeded_and_reseeds_the_state_rng():
@@ -110,11 +111,15 @@ def test_private_draws_from_an_export_pile_stay_private():
     # P1 draws from its own Export pile: P0's record of it still lists every card that went in.
     game = smuggle_envs.make_game("ciq_v0", num_players=2, decks=2)
     s = game.new_initial_state(0)
-    s.arrange(hands={0: ["2c", "3c", "4c", "5c", "7c", "8c", "9c"], 1: ["2d", "3d", "4d", "5d", "7d", "8d"]},
-              exports={1: ["Kh", "Qh", "Jh"]}, stock=[], turn=1)
+    s.arrange(
+        hands={0: ["2c", "3c", "4c", "5c", "7c", "8c", "9c"], 1: ["2d", "3d", "4d", "5d", "7d", "8d"]},
+        exports={1: ["Kh", "Qh", "Jh"]},
+        stock=[],
+        turn=1,
+    )
     assert s.hand_size[1] == 7 and s.exp_size[1] == 2
     layout = game.observation_layout
-    seen = layout.get(s.observation(0), "export_cards")[53:106] * 2     # seat 1's block, in copies
+    seen = layout.get(s.observation(0), "export_cards")[53:106] * 2  # seat 1's block, in copies
     assert [A.card_name(k) for k in np.flatnonzero(seen)] == ["Jh", "Qh", "Kh"]
     own = layout.get(s.observation(1), "export_cards")[:53] * 2
     assert own.sum() == 2 and own.tolist() == (np.array(s.exp_cnt[1].tolist())).tolist()

@@ -11,8 +11,8 @@ from smuggle_envs.games.ciq.actions import NUM_KINDS
 
 from ._checks import card_totals, check_state
 
-GAMES = 400              # x 5 player counts = 2,000 games
-FULL_CHECK_GAMES = 8     # of which every decision is fully checked in the first few
+GAMES = 400  # x 5 player counts = 2,000 games
+FULL_CHECK_GAMES = 8  # of which every decision is fully checked in the first few
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -84,5 +84,5 @@ def test_every_decision_type_occurs_in_random_play():
             kinds.add(min(a // NUM_KINDS, 5) if a < 265 else a)
             state.apply_action(a)
     assert phases == set(range(7))
-    assert {0, 1, 2, 3, 4} <= kinds          # ship, sabotage, hire, fire, give
-    assert {270, 271, 272} <= kinds          # stop, draw, keep
+    assert {0, 1, 2, 3, 4} <= kinds  # ship, sabotage, hire, fire, give
+    assert {270, 271, 272} <= kinds  # stop, draw, keep

@@ -37,7 +37,7 @@ def mask_moves(state):
                 nxt = st.clone()
                 nxt.apply_action(a)
                 if nxt.phase == FIRE_DECISION or nxt.current_player() != mover or nxt.turns != st.turns:
-                    moves.add(tuple(seq + [a]))          # a smuggled card ended the shipment
+                    moves.add(tuple(seq + [a]))  # a smuggled card ended the shipment
                 else:
                     rec(nxt, seq + [a])
 
@@ -63,9 +63,9 @@ def rule_moves(state):
                 if not seq:
                     ok = legal(k, tv) or (k == JOKER and cfg.joker_opens_shipment)
                 elif bribe or k == JOKER:
-                    ok = True                               # Bribing: anything after a Joker
+                    ok = True  # Bribing: anything after a Joker
                 elif k // NUM_RANKS == prev // NUM_RANKS:
-                    ok, smuggled = True, not legal(k, tv)   # same suit: Legal, or the one smuggle
+                    ok, smuggled = True, not legal(k, tv)  # same suit: Legal, or the one smuggle
                 else:
                     ok = k % NUM_RANKS == prev % NUM_RANKS and legal(k, tv)
                 if not ok:
@@ -154,9 +154,9 @@ def test_masked_sequences_with_jokers_and_no_tolerance():
     state.arrange(hands={0: ["joker", "joker", "6h", "6d", "Kd", "2h", "Qs"]}, tolerance={0: [], 1: ["9c"]})
     expected = rule_moves(state)
     assert mask_moves(state) == expected
-    assert (A.sabotage("joker"), A.sabotage("Qs")) in expected                 # Joker, then any card
-    assert (A.ship("6h"), A.ship("joker"), A.ship("Kd")) in expected          # a bribed King ...
-    assert (A.ship("6h"), A.ship("joker"), A.ship("Kd"), A.ship("6d")) in expected   # ... then its suit
+    assert (A.sabotage("joker"), A.sabotage("Qs")) in expected  # Joker, then any card
+    assert (A.ship("6h"), A.ship("joker"), A.ship("Kd")) in expected  # a bribed King ...
+    assert (A.ship("6h"), A.ship("joker"), A.ship("Kd"), A.ship("6d")) in expected  # ... then its suit
     assert (A.ship("6h"), A.ship("joker"), A.ship("Kd"), A.ship("2h")) not in expected  # not a heart
     state.arrange(hands={0: ["joker", "joker", "6h", "6d", "Kd", "2h", "Qs"]}, tolerance={0: [], 1: []})
     assert mask_moves(state) == rule_moves(state)

@@ -30,8 +30,10 @@ def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():
 def test_render_shows_the_shipment_the_smuggled_card_and_the_own_hand():
     game = smuggle_envs.make_game("ciq_v0", num_players=2, decks=2)
     state = game.new_initial_state(0)
-    state.arrange(hands={0: ["6h", "2h", "2d", "10d", "3c", "4c", "5c"],
-                         1: ["Qs", "3s", "8s", "9c", "9d", "7s", "2s"]}, tolerance={1: ["9s"]})
+    state.arrange(
+        hands={0: ["6h", "2h", "2d", "10d", "3c", "4c", "5c"], 1: ["Qs", "3s", "8s", "9c", "9d", "7s", "2s"]},
+        tolerance={1: ["9s"]},
+    )
     assert "hand: 3c 4c 5c 2d 10d 2h 6h" in state.render(0)
     for card in ("6h", "2h", "2d", "10d"):
         state.apply_action(A.ship(card))

@@ -8,8 +8,14 @@ from smuggle_envs.games.humble_smuggle.rules import DISCARD, DRAFT, OVER, PLAY, 
 def check_state(state):
     """Every card is somewhere exactly once, and the byte mirror matches the lists."""
     game, n = state.game, state.n
-    whites = (state.deck + state.centre + [c for h in state.hands for c in h]
-              + [c for c in state.sel if c] + [c for sc in state.scored for c in sc] + state.white_discards)
+    whites = (
+        state.deck
+        + state.centre
+        + [c for h in state.hands for c in h]
+        + [c for c in state.sel if c]
+        + [c for sc in state.scored for c in sc]
+        + state.white_discards
+    )
     assert sorted(whites) == list(range(1, 80)), "each white card is in exactly one place"
     blacks = Counter(state.bdeck) + Counter(state.bdisc_public) + Counter(k for _, k in state.bdisc_hidden)
     for s in range(n):

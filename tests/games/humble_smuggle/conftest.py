@@ -15,16 +15,36 @@ class Table:
     Seats not given a black hand start with none, so the play phase is a lap of passes unless a
     scenario hands out Play cards."""
 
-    def __init__(self, n=3, hands=None, centre=None, black=None, deck_top=(), black_top=(), first=0,
-                 end_left=None, black_discard=(), black_hidden=None, seed=0, **config):
+    def __init__(
+        self,
+        n=3,
+        hands=None,
+        centre=None,
+        black=None,
+        deck_top=(),
+        black_top=(),
+        first=0,
+        end_left=None,
+        black_discard=(),
+        black_hidden=None,
+        seed=0,
+        **config,
+    ):
         self.game = smuggle_envs.make_game(ENV, num_players=n, first_player=first, **config)
         self.state = self.game.new_initial_state(seed)
         black = dict(black or {})
         for s in range(n):
             black.setdefault(s, [])
-        self.state.arrange(hands=hands, centre=centre, black=black, deck_top=deck_top,
-                           black_top=black_top, black_discard=black_discard,
-                           black_hidden=black_hidden, end_left=end_left)
+        self.state.arrange(
+            hands=hands,
+            centre=centre,
+            black=black,
+            deck_top=deck_top,
+            black_top=black_top,
+            black_discard=black_discard,
+            black_hidden=black_hidden,
+            end_left=end_left,
+        )
         self.n = n
 
     # moves ---------------------------------------------------------------------------------

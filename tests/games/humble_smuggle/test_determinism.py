@@ -29,9 +29,15 @@ def _noise(k):
 
 def _view(env):
     obs, reward, terminated, truncated, _ = env.last()
-    return (env.agent_selection, obs["observation"].tolist(), obs["action_mask"].tolist(), reward,
-            terminated, truncated,
-            {a: env.unwrapped.observe(a)["observation"].tolist() for a in env.possible_agents})
+    return (
+        env.agent_selection,
+        obs["observation"].tolist(),
+        obs["action_mask"].tolist(),
+        reward,
+        terminated,
+        truncated,
+        {a: env.unwrapped.observe(a)["observation"].tolist() for a in env.possible_agents},
+    )
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])

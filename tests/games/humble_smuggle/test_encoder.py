@@ -145,7 +145,7 @@ def test_observation_of_the_draft_phase_by_name():
     layout = game.observation_layout
     obs = layout.split(state.observation(2))
     assert obs["phase"].tolist() == [1, 0, 0, 0] and state.phase == DRAFT
-    assert obs["first_player"].tolist() == [0, 0, 0, 1]            # P1 is three to P2's left
+    assert obs["first_player"].tolist() == [0, 0, 0, 1]  # P1 is three to P2's left
     assert obs["to_act"].tolist() == [0, 0, 0, 1]
     assert sorted(np.flatnonzero(obs["centre"]) + 1) == sorted(state.centre)
     assert sorted(np.flatnonzero(obs["my_hand"]) + 1) == sorted(state.hands[2])

@@ -40,9 +40,16 @@ def test_api_test_with_truncation_and_rank_rewards():
 
 def test_registry_and_constructors():
     assert "humble_smuggle_v0" in smuggle_envs.ENV_IDS
-    assert {"env_id": "humble_smuggle_v0", "game": "Humble smuggle", "players": "2-5"} in smuggle_envs.registry.describe()
-    for make in (humble_smuggle_v0.env, humble_smuggle_v0.raw_env,
-                 lambda **kw: smuggle_envs.make("humble_smuggle_v0", **kw)):
+    assert {
+        "env_id": "humble_smuggle_v0",
+        "game": "Humble smuggle",
+        "players": "2-5",
+    } in smuggle_envs.registry.describe()
+    for make in (
+        humble_smuggle_v0.env,
+        humble_smuggle_v0.raw_env,
+        lambda **kw: smuggle_envs.make("humble_smuggle_v0", **kw),
+    ):
         env = make(num_players=5, reward_mode="score", first_player=2, discard_count="values")
         env.reset(seed=1)
         raw = env.unwrapped
@@ -107,7 +114,7 @@ def test_refused_actions_change_nothing():
         with pytest.raises(MalformedActionError):
             state.apply_action(bad)
     assert before == (state.observation(0).tolist(), list(state.centre), [list(h) for h in state.hands])
-    state.apply_action(np.int64(min(legal)))          # numpy ints are fine
+    state.apply_action(np.int64(min(legal)))  # numpy ints are fine
 
 
 def test_clone_is_independent_and_continues_identically():

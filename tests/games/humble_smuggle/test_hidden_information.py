@@ -45,7 +45,7 @@ def positions(n, games, every, seed=0):
 def test_resampling_hidden_information_never_changes_the_observation(n):
     rng = random.Random(42)
     phases = set()
-    changed = dict(hands=0, selections=0, play_kinds=0, black=0, deck=0, bdeck=0)
+    changed = {"hands": 0, "selections": 0, "play_kinds": 0, "black": 0, "deck": 0, "bdeck": 0}
     for state in positions(n, games=6, every=4):
         phases.add(state.phase)
         for p in range(n):
@@ -54,7 +54,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n):
             np.testing.assert_array_equal(other.observation(p), before)
             if p == state.current_player():
                 assert other.legal_actions() == state.legal_actions()
-            assert other.scores() == state.scores()          # no score reveals a hidden card
+            assert other.scores() == state.scores()  # no score reveals a hidden card
             check_state(other)
             # what p knows is untouched
             assert other.hands[p] == state.hands[p] and other.sel[p] == state.sel[p]
@@ -83,7 +83,7 @@ def test_the_face_down_selection_is_hidden_from_the_others(table):
     assert not np.array_equal(views[0][1], views[1][1])
     layout = t.game.observation_layout
     assert layout.get(views[1][1], "my_selection")[33 - 1] == 1
-    assert layout.get(views[1][0], "selected").tolist() == [1, 1, 0]     # P0 sees that P1 chose
+    assert layout.get(views[1][0], "selected").tolist() == [1, 1, 0]  # P0 sees that P1 chose
 
 
 def test_a_play_cards_kind_is_hidden_but_who_attached_it_where_is_public(table):
@@ -100,7 +100,7 @@ def test_a_play_cards_kind_is_hidden_but_who_attached_it_where_is_public(table):
     attached = layout.get(views[1][2], "attached").reshape(3, 3) * 3
     assert attached.tolist() == [[0, 1, 0], [0, 0, 0], [0, 0, 0]]
     mine = layout.get(views[1][0], "my_attached").reshape(3, 7) * 3
-    assert mine[2].tolist() == [0, 0, 0, 1, 0, 0, 0]         # P0 knows it put a -20 on P2's card
+    assert mine[2].tolist() == [0, 0, 0, 1, 0, 0, 0]  # P0 knows it put a -20 on P2's card
 
 
 def test_drafted_cards_are_public_until_revealed(table):
@@ -113,15 +113,19 @@ def test_drafted_cards_are_public_until_revealed(table):
     assert known[1][45 - 1] == 0
     t.draft(14).select(11, 51, 26).finish_play()
     known = layout.get(t.state.observation(2), "known_hands").reshape(3, 79)
-    assert known[1][11 - 1] == 0 and known[2][13 - 1] == 1     # 11 was revealed, 13 is still held
+    assert known[1][11 - 1] == 0 and known[2][13 - 1] == 1  # 11 was revealed, 13 is still held
 
 
 def test_hand_limit_discards_are_face_down(table):
     holds = ["hold anchor/barrel/compass +1", "hold anchor/barrel/skull +1", "hold anchor/barrel/key +1"]
     views = []
     for kind in ("-10", holds[0]):
-        t = table(hands={0: [10, 31, 8], 1: [20, 33, 6], 2: [26, 18, 65]}, centre=[11, 13, 14, 78],
-                  black={0: holds}, black_top=["+10", "-10"])
+        t = table(
+            hands={0: [10, 31, 8], 1: [20, 33, 6], 2: [26, 18, 65]},
+            centre=[11, 13, 14, 78],
+            black={0: holds},
+            black_top=["+10", "-10"],
+        )
         t.round([11, 13, 14], [10, 20, 26])
         assert t.state.phase == DISCARD
         t.discard(kind)

@@ -9,7 +9,7 @@ import smuggle_envs
 
 from ._checks import check_state
 
-ROUNDS = {2: 14, 3: 12, 4: 11, 5: 10}      # with the proposed 80-card depths
+ROUNDS = {2: 14, 3: 12, 4: 11, 5: 10}  # with the proposed 80-card depths
 CONFIGS = [{}, {"discard_count": "values", "stars_need_a_symbol": True}]
 
 

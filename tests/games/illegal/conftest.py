@@ -6,7 +6,6 @@ from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.rules import LOSE, PASS, REACT, TAKE, TARGET, TRADE_PARTNER
 
-
 FILLERS = (A.ALIBI, A.WHITE_COAT, A.INFORMANT, A.MISTER_ZERO, A.MARKET)
 
 
@@ -19,14 +18,36 @@ class Table:
     the next draws. Targets are given as absolute seats and turned into seat offsets here.
     """
 
-    def __init__(self, num_players=4, *, seed=0, hands=None, tables=None, markets=None,
-                 hassles=None, stock=None, discards=None, skip=None, active=None, fill=True, **config):
+    def __init__(
+        self,
+        num_players=4,
+        *,
+        seed=0,
+        hands=None,
+        tables=None,
+        markets=None,
+        hassles=None,
+        stock=None,
+        discards=None,
+        skip=None,
+        active=None,
+        fill=True,
+        **config,
+    ):
         self.game = IllegalGame(num_players=num_players, **config)
         self.state = self.game.new_initial_state(seed)
         if hands is not None and fill:
             hands = self._filled(hands, tables, markets, hassles, stock, discards)
-        self.state.arrange(hands=hands, tables=tables, markets=markets, hassles=hassles, stock=stock,
-                           discards=discards, skip=skip, active=active)
+        self.state.arrange(
+            hands=hands,
+            tables=tables,
+            markets=markets,
+            hassles=hassles,
+            stock=stock,
+            discards=discards,
+            skip=skip,
+            active=active,
+        )
 
     def _filled(self, hands, tables, markets, hassles, stock, discards):
         """Hands shorter than 7 are topped up with cards that do nothing without the matching

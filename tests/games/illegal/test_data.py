@@ -19,48 +19,95 @@ def test_packaged_data_matches_the_rulebook_card_list():
     d = data.load()
     counts = dict(zip(d.names, d.counts))
     assert counts == {
-        "market open": 10, "day of accounting": 4,
-        "gambling": 7, "pimps": 7, "merchandise": 10, "weapons": 6, "the coup": 1,
-        "tropical fish": 8, "brokering": 4, "politics": 2,
-        "raid": 2, "protection money": 2, "tax inspection": 3, "vacation in sweden": 3,
-        "informant": 4, "mister zero": 4, "white coat": 4, "alibi": 4, "bribe": 4,
-        "death in the family": 4, "loan shark": 3, "debris and ash": 1,
-        "hostile takeover": 4, "relatives": 4, "magnum": 1,
+        "market open": 10,
+        "day of accounting": 4,
+        "gambling": 7,
+        "pimps": 7,
+        "merchandise": 10,
+        "weapons": 6,
+        "the coup": 1,
+        "tropical fish": 8,
+        "brokering": 4,
+        "politics": 2,
+        "raid": 2,
+        "protection money": 2,
+        "tax inspection": 3,
+        "vacation in sweden": 3,
+        "informant": 4,
+        "mister zero": 4,
+        "white coat": 4,
+        "alibi": 4,
+        "bribe": 4,
+        "death in the family": 4,
+        "loan shark": 3,
+        "debris and ash": 1,
+        "hostile takeover": 4,
+        "relatives": 4,
+        "magnum": 1,
     }
     assert d.playable_cards == 106 and d.total_cards == 108 and d.overview_cards == 2
     values = {name: v for name, v in zip(d.names, d.values) if v}
-    assert values == {"gambling": 5000, "pimps": 5000, "merchandise": 25000, "weapons": 50000,
-                      "the coup": 100000, "tropical fish": 1000, "brokering": 3000, "politics": 10000}
+    assert values == {
+        "gambling": 5000,
+        "pimps": 5000,
+        "merchandise": 25000,
+        "weapons": 50000,
+        "the coup": 100000,
+        "tropical fish": 1000,
+        "brokering": 3000,
+        "politics": 10000,
+    }
     paranoia = {name: (p, t, x) for name, p, t, x in zip(d.names, d.penalties, d.lost_turns, d.loses) if p}
-    assert paranoia == {"death in the family": (25000, 1, "one"), "loan shark": (50000, 2, "most expensive"),
-                        "debris and ash": (100000, 2, "all")}
-    solves = {name: KIND_NAMES[s] if s >= 0 else "any" for name, s, t in zip(d.names, d.solves, raw()["cards"])
-              if t["type"] == "solution"}
-    assert solves == {"informant": "raid", "mister zero": "protection money", "white coat": "tax inspection",
-                      "alibi": "vacation in sweden", "bribe": "any"}
-    hassles = {name: (legal, loss, open_) for name, legal, loss, open_, t
-               in zip(d.names, d.blocks_legal, d.turn_loss, d.open_hand, raw()["cards"]) if t["type"] == "hassle"}
-    assert hassles == {"raid": (False, "illegal", False), "protection money": (False, "any", False),
-                       "tax inspection": (False, "none", True), "vacation in sweden": (True, "none", False)}
+    assert paranoia == {
+        "death in the family": (25000, 1, "one"),
+        "loan shark": (50000, 2, "most expensive"),
+        "debris and ash": (100000, 2, "all"),
+    }
+    solves = {
+        name: KIND_NAMES[s] if s >= 0 else "any"
+        for name, s, t in zip(d.names, d.solves, raw()["cards"])
+        if t["type"] == "solution"
+    }
+    assert solves == {
+        "informant": "raid",
+        "mister zero": "protection money",
+        "white coat": "tax inspection",
+        "alibi": "vacation in sweden",
+        "bribe": "any",
+    }
+    hassles = {
+        name: (legal, loss, open_)
+        for name, legal, loss, open_, t in zip(d.names, d.blocks_legal, d.turn_loss, d.open_hand, raw()["cards"])
+        if t["type"] == "hassle"
+    }
+    assert hassles == {
+        "raid": (False, "illegal", False),
+        "protection money": (False, "any", False),
+        "tax inspection": (False, "none", True),
+        "vacation in sweden": (True, "none", False),
+    }
     assert d.hand_size == 7
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda r: r["cards"][0].update(count=9), "add up"),
-    (lambda r: r["cards"].pop(), "rulebook's 25 cards"),
-    (lambda r: r["cards"][2].update(value=0), "positive"),
-    (lambda r: r["cards"][3].update(value="5000"), "integer"),
-    (lambda r: r["cards"][4].update(type="legal"), "must have type"),
-    (lambda r: r["cards"][14].update(solves="alibi"), "exactly one solution"),
-    (lambda r: r["cards"][12].update(open_hand=False), "opens the hand"),
-    (lambda r: r["cards"][10].update(turn_loss="all"), "turn_loss"),
-    (lambda r: r["cards"][19].update(lost_turns=3), "1 or 2 turns"),
-    (lambda r: r["cards"][19].update(loses="half"), "loses"),
-    (lambda r: (r["cards"][24].update(count=2), r["cards"][0].update(count=9)), "one Magnum"),
-    (lambda r: r.update(total_cards=110), "add up"),
-    (lambda r: r.pop("hand_size"), "malformed"),
-    (lambda r: r["cards"][0].update(value=500), "only businesses"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda r: r["cards"][0].update(count=9), "add up"),
+        (lambda r: r["cards"].pop(), "rulebook's 25 cards"),
+        (lambda r: r["cards"][2].update(value=0), "positive"),
+        (lambda r: r["cards"][3].update(value="5000"), "integer"),
+        (lambda r: r["cards"][4].update(type="legal"), "must have type"),
+        (lambda r: r["cards"][14].update(solves="alibi"), "exactly one solution"),
+        (lambda r: r["cards"][12].update(open_hand=False), "opens the hand"),
+        (lambda r: r["cards"][10].update(turn_loss="all"), "turn_loss"),
+        (lambda r: r["cards"][19].update(lost_turns=3), "1 or 2 turns"),
+        (lambda r: r["cards"][19].update(loses="half"), "loses"),
+        (lambda r: (r["cards"][24].update(count=2), r["cards"][0].update(count=9)), "one Magnum"),
+        (lambda r: r.update(total_cards=110), "add up"),
+        (lambda r: r.pop("hand_size"), "malformed"),
+        (lambda r: r["cards"][0].update(value=500), "only businesses"),
+    ],
+)
 def test_loader_rejects_bad_data(mutate, message):
     r = raw()
     mutate(r)

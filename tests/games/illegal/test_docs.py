@@ -10,7 +10,7 @@ from smuggle_envs.games.illegal.actions import KIND_NAMES
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "illegal.md"
 TESTS = Path(__file__).resolve().parent
-CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"   # checks every game
+CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"  # checks every game
 
 
 def test_observation_table_in_docs_matches_the_code():

@@ -60,8 +60,16 @@ def reference(state, p):
     return np.concatenate([np.asarray(v, np.float32) for v in pieces.values()])
 
 
-@pytest.mark.parametrize("n, config", [(2, {}), (3, {"trading": True, "trade_max": 2, "trade_unequal": True}),
-                                       (4, {}), (5, {"target_score": 80_000, "max_hands": 2}), (6, {})])
+@pytest.mark.parametrize(
+    "n, config",
+    [
+        (2, {}),
+        (3, {"trading": True, "trade_max": 2, "trade_unequal": True}),
+        (4, {}),
+        (5, {"target_score": 80_000, "max_hands": 2}),
+        (6, {}),
+    ],
+)
 def test_fast_encoder_matches_reference(n, config):
     game = IllegalGame(num_players=n, **config)
     layout = game.observation_layout

@@ -37,9 +37,14 @@ def test_seed_test(num_players):
 
 
 @pytest.mark.filterwarnings("ignore:Observation")
-@pytest.mark.parametrize("kwargs", [{"trading": True, "reward_mode": "rank"},
-                                    {"target_score": 60_000, "max_hands": 3, "reward_mode": "score"},
-                                    {"num_players": 3, "max_turns": 40}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"trading": True, "reward_mode": "rank"},
+        {"target_score": 60_000, "max_hands": 3, "reward_mode": "score"},
+        {"num_players": 3, "max_turns": 40},
+    ],
+)
 def test_api_test_other_options(kwargs):
     api_test(illegal_v0.env(**kwargs), num_cycles=200)
 
@@ -85,7 +90,7 @@ def test_observations_and_masks_follow_the_state():
             else:
                 assert not obs["action_mask"].any()
         env.step(_act(env, rng))
-    assert out_of_turn > 20            # reactions, passes, trade answers: decided out of turn
+    assert out_of_turn > 20  # reactions, passes, trade answers: decided out of turn
 
 
 def test_out_of_turn_decisions_are_agent_selections():

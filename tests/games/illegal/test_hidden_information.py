@@ -14,12 +14,22 @@ from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.actions import BUSINESS_KINDS
 from smuggle_envs.games.illegal.rules import (
-    EXTRA, LOSE, OVER, PASS, PAY, PLAY, REACT, TAKE, TARGET, TRADE_ANSWER, TRADE_GIVE,
-    TRADE_PARTNER, TRADE_WANT,
+    EXTRA,
+    LOSE,
+    OVER,
+    PASS,
+    PAY,
+    PLAY,
+    REACT,
+    TAKE,
+    TARGET,
+    TRADE_ANSWER,
+    TRADE_GIVE,
+    TRADE_PARTNER,
+    TRADE_WANT,
 )
 
 from .test_invariants import check
-
 
 RARE = (TRADE_PARTNER, TARGET, TAKE, PAY, LOSE)
 
@@ -38,8 +48,10 @@ def positions(game, games, every, seed=0):
         yield state, rng
 
 
-@pytest.mark.parametrize("n, config", [(2, {}), (4, {}), (6, {}), (3, {"trading": True, "trade_max": 2}),
-                                       (4, {"target_score": 100_000, "max_hands": 2})])
+@pytest.mark.parametrize(
+    "n, config",
+    [(2, {}), (4, {}), (6, {}), (3, {"trading": True, "trade_max": 2}), (4, {"target_score": 100_000, "max_hands": 2})],
+)
 def test_resampling_hidden_information_never_changes_the_observation(n, config):
     game = IllegalGame(num_players=n, **config)
     rng = random.Random(42)
@@ -56,7 +68,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n, config):
             assert other.render(p) == state.render(p)
             if state.phase == OVER:
                 continue
-            check(other, game)                         # a consistent position
+            check(other, game)  # a consistent position
             hidden = [q for q in range(n) if q != p and not state.is_open(q)]
             changed_hands += any(other.hands[q].tolist() != state.hands[q].tolist() for q in hidden)
             changed_decks += other.deck != state.deck
@@ -79,13 +91,13 @@ def test_who_decides_next_never_depends_on_hidden_cards(n, config):
         flow[layout.slice(name)] = True
     rng = random.Random(7)
     compared = 0
-    for state, play_rng in positions(game, games=10, every=2, seed=1):
+    for state, _play_rng in positions(game, games=10, every=2, seed=1):
         if state.is_terminal():
             continue
         p = rng.randrange(n)
         other = state.resample(p, rng)
         common = sorted(set(state.legal_actions()) & set(other.legal_actions()))
-        if not common:                                  # the decider's redrawn hand shares nothing
+        if not common:  # the decider's redrawn hand shares nothing
             continue
         action = rng.choice(common)
         a, b = state.clone(), other
@@ -126,17 +138,17 @@ def test_known_cards_stay_and_pending_passes_are_redrawn(table):
     rng = random.Random(0)
     moved = set()
     for _ in range(200):
-        other = s.resample(2, rng)                   # P2 knows neither choice
+        other = s.resample(2, rng)  # P2 knows neither choice
         moved.add((other.pending[0], other.pending[1]))
         assert other.hands[0][other.pending[0]] and other.hands[1][other.pending[1]]
-        mine = s.resample(0, rng)                    # P0 knows its own choice
+        mine = s.resample(0, rng)  # P0 knows its own choice
         assert mine.pending[0] == A.COUP and mine.hands[0][A.COUP] == 1
     assert len(moved) > 5
     t.pass_cards("magnum").pass_first()
     s = t.state
     assert s.hands[1][A.COUP] == 1 and s.known[0][1][A.COUP] == 1
     for _ in range(100):
-        assert s.resample(0, rng).hands[1][A.COUP] == 1      # P0 knows where The Coup went
+        assert s.resample(0, rng).hands[1][A.COUP] == 1  # P0 knows where The Coup went
     assert any(s.resample(3, rng).hands[1][A.COUP] == 0 for _ in range(100))
 
 
@@ -147,43 +159,50 @@ def test_tax_inspection_hand_is_never_redrawn(table):
     closed_changed = 0
     for _ in range(50):
         other = t.state.resample(1, rng)
-        assert other.hands[2].tolist() == t.state.hands[2].tolist()      # open: stays
+        assert other.hands[2].tolist() == t.state.hands[2].tolist()  # open: stays
         closed_changed += other.hands[3].tolist() != t.state.hands[3].tolist()
-    assert closed_changed > 40                                          # closed: redrawn
+    assert closed_changed > 40  # closed: redrawn
 
 
 def _scripted_positions(table):
     """One arranged position per decision type, including the rare ones."""
-    t = table(hands={0: ["hostile takeover", "bribe", "weapons"], 1: ["magnum"], 2: ["the coup"], 3: []},
-              tables={2: ["weapons", "gambling"], 3: ["pimps"]}, hassles={1: "tax inspection", 3: "raid"},
-              markets=[0])
-    yield t.state.clone()                                               # PLAY
+    t = table(
+        hands={0: ["hostile takeover", "bribe", "weapons"], 1: ["magnum"], 2: ["the coup"], 3: []},
+        tables={2: ["weapons", "gambling"], 3: ["pimps"]},
+        hassles={1: "tax inspection", 3: "raid"},
+        markets=[0],
+    )
+    yield t.state.clone()  # PLAY
     t.play("hostile takeover", on=2)
-    yield t.state.clone()                                               # TAKE
+    yield t.state.clone()  # TAKE
     t.act(A.take("weapons"))
-    yield t.state.clone()                                               # REACT (takeover)
+    yield t.state.clone()  # REACT (takeover)
     t.react_until(1).play("magnum")
-    yield t.state.clone()                                               # TARGET (the Magnum's)
+    yield t.state.clone()  # TARGET (the Magnum's)
     t.target(3)
-    yield t.state.clone()                                               # EXTRA
-    t2 = table(hands={0: ["bribe", "weapons"], 1: [], 2: [], 3: []}, tables={2: ["gambling"], 3: ["pimps"]},
-               hassles={2: "raid", 3: "tax inspection"}, trading=True)
-    yield t2.state.clone()                                              # TRADE_GIVE
+    yield t.state.clone()  # EXTRA
+    t2 = table(
+        hands={0: ["bribe", "weapons"], 1: [], 2: [], 3: []},
+        tables={2: ["gambling"], 3: ["pimps"]},
+        hassles={2: "raid", 3: "tax inspection"},
+        trading=True,
+    )
+    yield t2.state.clone()  # TRADE_GIVE
     t2.act(A.give("weapons"))
-    yield t2.state.clone()                                              # TRADE_WANT
+    yield t2.state.clone()  # TRADE_WANT
     t2.act(A.want("the coup"))
-    yield t2.state.clone()                                              # TRADE_PARTNER
+    yield t2.state.clone()  # TRADE_PARTNER
     t2.target(1)
-    yield t2.state.clone()                                              # TRADE_ANSWER
+    yield t2.state.clone()  # TRADE_ANSWER
     t2.act(A.DECLINE).play("bribe")
-    yield t2.state.clone()                                              # TARGET (the Bribe's)
+    yield t2.state.clone()  # TARGET (the Bribe's)
     t2.target(2)
-    yield t2.state.clone()                                              # PAY
+    yield t2.state.clone()  # PAY
     t3 = table(hands={0: ["death in the family"], 1: [], 2: [], 3: []}, tables={0: ["gambling", "politics"]})
     t3.play("death in the family")
-    yield t3.state.clone()                                              # LOSE
+    yield t3.state.clone()  # LOSE
     t3.lose("politics")
-    yield t3.state.clone()                                              # PASS
+    yield t3.state.clone()  # PASS
     t3.pass_first()
     yield t3.state.clone()
 

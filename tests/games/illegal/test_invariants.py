@@ -9,21 +9,39 @@ import pytest
 
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal.actions import (
-    FIRST_BUSINESS, FIRST_HASSLE, MAGNUM, MARKET, NUM_BUSINESSES, NUM_HASSLES, NUM_ILLEGAL, NUM_KINDS,
+    FIRST_BUSINESS,
+    FIRST_HASSLE,
+    MAGNUM,
+    MARKET,
+    NUM_BUSINESSES,
+    NUM_HASSLES,
+    NUM_ILLEGAL,
+    NUM_KINDS,
 )
 from smuggle_envs.games.illegal.rules import (
-    EXTRA, OVER, PASS, PAY, PLAY, REACT, TAKE, TARGET, TRADE_ANSWER, TRADE_GIVE, TRADE_PARTNER,
-    TRADE_WANT, W_TAKEOVER,
+    EXTRA,
+    OVER,
+    PASS,
+    PAY,
+    PLAY,
+    REACT,
+    TAKE,
+    TARGET,
+    TRADE_ANSWER,
+    TRADE_GIVE,
+    TRADE_PARTNER,
+    TRADE_WANT,
+    W_TAKEOVER,
 )
 
-MAX_DECISIONS = 5000     # far above the longest single hand seen (about 750 decisions)
+MAX_DECISIONS = 5000  # far above the longest single hand seen (about 750 decisions)
 CONFIGS = [
     ({}, 240),
     ({"trading": True}, 40),
     ({"trading": True, "trade_max": 3, "trade_unequal": True}, 30),
     ({"discard": "strict"}, 60),
     ({"takeover": "smallest", "refill": "one", "stock_out": "play_on"}, 30),
-]                         # games per player count (2-6): 2,000 games in all
+]  # games per player count (2-6): 2,000 games in all
 
 
 def in_the_air(state) -> list[int]:
@@ -40,7 +58,7 @@ def in_the_air(state) -> list[int]:
 
 def _region(state, name, shape):
     start, size = state.game.fields.offsets[name]
-    return state.np_buf[start:start + size].reshape(shape).astype(np.int64)
+    return state.np_buf[start : start + size].reshape(shape).astype(np.int64)
 
 
 def check(state, game):
@@ -48,7 +66,7 @@ def check(state, game):
     hands = _region(state, "hands", (n, K))
     tables = _region(state, "table", (n, NUM_BUSINESSES))
     total = hands.sum(0) + np.bincount(state.deck, minlength=K) + _region(state, "discard", K)
-    total[FIRST_BUSINESS:FIRST_BUSINESS + NUM_BUSINESSES] += tables.sum(0)
+    total[FIRST_BUSINESS : FIRST_BUSINESS + NUM_BUSINESSES] += tables.sum(0)
     total[MARKET] += _region(state, "market", n).sum()
     for h in state.hassle:
         if h >= 0:

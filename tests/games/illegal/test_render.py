@@ -27,24 +27,28 @@ def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():
                 closed = [q for q in range(4) if q != p and not state.is_open(q)]
                 sizes = [line for line in lines if line.startswith("      hand: ")]
                 shown = [line for line in lines if line.startswith(("      hand (", "      open hand ("))]
-                assert len(sizes) == len(closed)                    # closed hands: only their size ...
+                assert len(sizes) == len(closed)  # closed hands: only their size ...
                 for q, line in zip(closed, sizes):
                     assert line.startswith(f"      hand: {state.hsize[q]} cards")
-                assert len(shown) == 4 - len(closed)                # ... the rest: the cards
+                assert len(shown) == 4 - len(closed)  # ... the rest: the cards
             if state.is_terminal():
                 assert "winner" in full and "last accounting" in full
                 break
             state.apply_action(rng.choice(state.legal_actions()))
-    assert phases >= (set(range(NUM_PHASES)) - {TAKE, TRADE_PARTNER}) | {OVER}   # TAKE: scripted below
+    assert phases >= (set(range(NUM_PHASES)) - {TAKE, TRADE_PARTNER}) | {OVER}  # TAKE: scripted below
 
 
 def test_render_shows_tables_hassles_and_the_card_being_resolved(table):
-    t = table(hands={0: ["hostile takeover"], 1: [], 2: [], 3: []}, tables={2: ["weapons", "gambling"]},
-              hassles={1: "tax inspection"}, markets=[0])
+    t = table(
+        hands={0: ["hostile takeover"], 1: [], 2: [], 3: []},
+        tables={2: ["weapons", "gambling"]},
+        hassles={1: "tax inspection"},
+        markets=[0],
+    )
     view = t.state.render(3)
     assert "P1: Market Open covered by tax inspection" in view and "open hand (7)" in view
     assert "P2: Market Open; businesses gambling, weapons = 55,000 EUR" in view
-    assert "hostile takeover" not in view                         # P0's hand is closed to P3
+    assert "hostile takeover" not in view  # P0's hand is closed to P3
     t.play("hostile takeover", on=2)
     assert "resolving: P0 plays hostile takeover on P2" in t.state.render(3)
     assert "now: P0 - choose the business to take" in t.state.render(3)

@@ -12,7 +12,9 @@ from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
 
 
 def raw():
-    text = resources.files("smuggle_envs.games.import_export").joinpath("data", "cards.json").read_text(encoding="utf-8")
+    text = (
+        resources.files("smuggle_envs.games.import_export").joinpath("data", "cards.json").read_text(encoding="utf-8")
+    )
     return json.loads(text)
 
 
@@ -26,9 +28,21 @@ def test_packaged_data_has_the_rulebooks_cards_and_numbers():
     # 20 Luxury Cards", each with a unique power
     assert Counter(GOOD_TYPES[c.type] for c in base) == {t: 20 for t in GOOD_TYPES}
     assert len({c.name for c in d.cards}) == 128 and all(c.power for c in d.cards)
-    assert d.rules == {"hand_size": 5, "start_credits": 10, "grey_bonus": 4, "seed_per_ship": 4, "sale_price": 4,
-                       "owner_fee": 2, "end_credits": 50, "mri_end_credits": 70, "max_load": 6,
-                       "tablets_max_load": 8, "container_value": 2, "one_of_each_bonus": 10, "bank": 520}
+    assert d.rules == {
+        "hand_size": 5,
+        "start_credits": 10,
+        "grey_bonus": 4,
+        "seed_per_ship": 4,
+        "sale_price": 4,
+        "owner_fee": 2,
+        "end_credits": 50,
+        "mri_end_credits": 70,
+        "max_load": 6,
+        "tablets_max_load": 8,
+        "container_value": 2,
+        "one_of_each_bonus": 10,
+        "bank": 520,
+    }
     # 42 red rectangles of 10 and 50 white cubes of 2
     assert d.rules["bank"] == 42 * 10 + 50 * 2
     assert d.payout == (0, 2, 4, 6, 8, 10, 14, 16, 18)
@@ -85,6 +99,7 @@ def _set(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return mutate
 
 
@@ -96,38 +111,41 @@ def _duplicate_key(r):
     r["cards"][1]["key"] = r["cards"][0]["key"]
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (_set(("cards", 0, "type"), "weapons"), "type must be one of"),
-    (_set(("cards", 0, "action"), "smuggle"), "action must be one of"),
-    (_set(("cards", 0, "timing"), "never"), "timing must be one of"),
-    (_set(("cards", 0, "module"), "promo"), "module must be one of"),
-    (_set(("cards", 0, "load"), ["illegal", "purple"]), "load colour"),
-    (_set(("cards", 0, "tier"), 4), "tier must be an int from 0 to 3"),
-    (_set(("cards", 0, "tier"), True), "tier must be an int"),
-    (_set(("cards", 0, "tier"), "1"), "tier must be an int"),
-    (_set(("cards", 0, "load"), []), "1 to 4 containers"),
-    (_set(("cards", 0, "load"), ["illegal"] * 5), "1 to 4 containers"),
-    (_set(("cards", 0, "power"), ""), "power text is missing"),
-    (_duplicate_key, "unique"),
-    (_set(("cards", 1, "name"), "A SMALL TANK"), "unique"),
-    (_set(("cards", 0, "module"), "jutaku"), "module 'base' must have 100 cards"),
-    (_swap_modules, "base first"),
-    (lambda r: r["cards"].pop(), "module 'captain' must have 3 cards"),
-    (_set(("cards", 0, "type"), "technology"), "20 technology cards"),
-    (_set(("good_types",), ["technology", "agriculture", "consumer", "illegal", "luxury"]), "good_types"),
-    (_set(("actions",), ["load", "contract", "import", "pirate", "supply"]), "actions"),
-    (_set(("colours", "luxury"), "red"), "colours"),
-    (_set(("rules", "hand_size"), -1), "non-negative"),
-    (_set(("rules", "owner_fee"), 3), "steps of 2"),
-    (_set(("rules", "start_credits"), 11), "steps of 2"),
-    (_set(("rules", "payout"), [0, 2, 4]), "payout"),
-    (_set(("rules", "payout"), [0, 2, 4, 6, 8, 10, 14, 16, 17]), "payout"),
-    (_set(("rules", "payout"), [2, 2, 4, 6, 8, 10, 14, 16, 18]), "payout"),
-    (_set(("rules", "payout"), [0, 4, 2, 6, 8, 10, 14, 16, 18]), "payout"),
-    (lambda r: r["rules"].pop("bank"), "malformed"),
-    (lambda r: r["cards"][0].pop("load"), "malformed"),
-    (lambda r: r["rules"]["good_values"].pop("luxury"), "malformed"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (_set(("cards", 0, "type"), "weapons"), "type must be one of"),
+        (_set(("cards", 0, "action"), "smuggle"), "action must be one of"),
+        (_set(("cards", 0, "timing"), "never"), "timing must be one of"),
+        (_set(("cards", 0, "module"), "promo"), "module must be one of"),
+        (_set(("cards", 0, "load"), ["illegal", "purple"]), "load colour"),
+        (_set(("cards", 0, "tier"), 4), "tier must be an int from 0 to 3"),
+        (_set(("cards", 0, "tier"), True), "tier must be an int"),
+        (_set(("cards", 0, "tier"), "1"), "tier must be an int"),
+        (_set(("cards", 0, "load"), []), "1 to 4 containers"),
+        (_set(("cards", 0, "load"), ["illegal"] * 5), "1 to 4 containers"),
+        (_set(("cards", 0, "power"), ""), "power text is missing"),
+        (_duplicate_key, "unique"),
+        (_set(("cards", 1, "name"), "A SMALL TANK"), "unique"),
+        (_set(("cards", 0, "module"), "jutaku"), "module 'base' must have 100 cards"),
+        (_swap_modules, "base first"),
+        (lambda r: r["cards"].pop(), "module 'captain' must have 3 cards"),
+        (_set(("cards", 0, "type"), "technology"), "20 technology cards"),
+        (_set(("good_types",), ["technology", "agriculture", "consumer", "illegal", "luxury"]), "good_types"),
+        (_set(("actions",), ["load", "contract", "import", "pirate", "supply"]), "actions"),
+        (_set(("colours", "luxury"), "red"), "colours"),
+        (_set(("rules", "hand_size"), -1), "non-negative"),
+        (_set(("rules", "owner_fee"), 3), "steps of 2"),
+        (_set(("rules", "start_credits"), 11), "steps of 2"),
+        (_set(("rules", "payout"), [0, 2, 4]), "payout"),
+        (_set(("rules", "payout"), [0, 2, 4, 6, 8, 10, 14, 16, 17]), "payout"),
+        (_set(("rules", "payout"), [2, 2, 4, 6, 8, 10, 14, 16, 18]), "payout"),
+        (_set(("rules", "payout"), [0, 4, 2, 6, 8, 10, 14, 16, 18]), "payout"),
+        (lambda r: r["rules"].pop("bank"), "malformed"),
+        (lambda r: r["cards"][0].pop("load"), "malformed"),
+        (lambda r: r["rules"]["good_values"].pop("luxury"), "malformed"),
+    ],
+)
 def test_loader_rejects_bad_data(mutate, message):
     r = raw()
     mutate(r)

@@ -14,15 +14,17 @@ ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "import_export.md"
 TESTS = Path(__file__).resolve().parent
 BOT_TESTS = ROOT / "tests" / "agents" / "test_import_export_bot.py"
-CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"   # checks every game
+CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"  # checks every game
 MODULES = {"jutaku": "Jutaku", "kickstarter": "Kickstarter", "captain": "Captain"}
 TIMINGS = {"immediate": "immediate", "passive": "passive", "end_game": "game end", "hand": "from hand"}
 
 
 def _defined() -> dict[str, set[str]]:
     """Test names per test file (the game's tests, the bot's and the contract every game meets)."""
-    return {path.name: set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
-            for path in [*TESTS.glob("test_*.py"), BOT_TESTS, CONTRACT_TESTS]}
+    return {
+        path.name: set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
+        for path in [*TESTS.glob("test_*.py"), BOT_TESTS, CONTRACT_TESTS]
+    }
 
 
 def _section(text: str, title: str) -> str:
@@ -46,8 +48,15 @@ def test_every_test_named_in_the_docs_exists_and_every_rule_and_power_test_is_na
     every = set().union(*defined.values())
     missing = named - every
     assert not missing, f"docs name tests that do not exist: {sorted(missing)}"
-    for name in ("test_rules.py", "test_scoring.py", "test_power_interplay.py", "test_powers_immediate.py",
-                 "test_powers_events.py", "test_powers_rules.py", "test_powers_end_game.py"):
+    for name in (
+        "test_rules.py",
+        "test_scoring.py",
+        "test_power_interplay.py",
+        "test_powers_immediate.py",
+        "test_powers_events.py",
+        "test_powers_rules.py",
+        "test_powers_end_game.py",
+    ):
         left_out = defined[name] - named
         assert not left_out, f"{name}: tests not in the docs: {sorted(left_out)}"
 
@@ -80,8 +89,10 @@ def test_every_card_has_one_row_in_data_order_with_its_data_and_a_test():
         assert row[1] == card.name + module
         loads = Counter(card.load)
         colours = " + ".join(f"{loads[t]} {COLOURS[t]}" for t in dict.fromkeys(card.load))
-        assert row[2] == (f"{GOOD_TYPES[card.type]}, {ACTIONS[card.action].capitalize()}, {card.tier}, {colours}; "
-                          f"{TIMINGS[card.timing]}"), card.name
+        assert row[2] == (
+            f"{GOOD_TYPES[card.type]}, {ACTIONS[card.action].capitalize()}, {card.tier}, {colours}; "
+            f"{TIMINGS[card.timing]}"
+        ), card.name
         tests = re.findall(r"\b(test_\w+)\b(?!\.py)", row[6])
         assert tests and set(tests) <= defined, card.name
     # No card is described twice elsewhere in the card table.
@@ -90,9 +101,14 @@ def test_every_card_has_one_row_in_data_order_with_its_data_and_a_test():
 
 def test_card_rows_name_tests_in_the_file_of_their_code():
     # Bare names in the card table are in the test file of the row's first code module.
-    files = {"immediates": "test_powers_immediate.py", "events": "test_powers_events.py",
-             "modifiers": "test_powers_rules.py", "rules": "test_powers_rules.py",
-             "end_games": "test_powers_end_game.py", "scoring": "test_powers_end_game.py"}
+    files = {
+        "immediates": "test_powers_immediate.py",
+        "events": "test_powers_events.py",
+        "modifiers": "test_powers_rules.py",
+        "rules": "test_powers_rules.py",
+        "end_games": "test_powers_end_game.py",
+        "scoring": "test_powers_end_game.py",
+    }
     defined = _defined()
     for row in _card_rows(DOC.read_text()):
         module = re.match(r"`(\w+)\.", row[5]).group(1)

@@ -1,6 +1,7 @@
 """The encoder against a slow, obvious reference written piece by piece from the layout's
 descriptions and the State's own lists."""
 
+import itertools
 import random
 
 import numpy as np
@@ -10,7 +11,12 @@ from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export.actions import MAX_CARDS
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
 from smuggle_envs.games.import_export.rules import (
-    NUM_PHASES, P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE, P_POWER,
+    NUM_PHASES,
+    P_BID,
+    P_IMPORT_PICK,
+    P_IMPORT_SHIP,
+    P_IMPORT_ZONE,
+    P_POWER,
 )
 
 ALL_MODULES = ("jutaku", "kickstarter", "captain")
@@ -84,9 +90,15 @@ def reference(st, p):
         "power": one_hot(g.ids[st.ask[3][0]] if not over and st.ask[0] == P_POWER else None, MAX_CARDS),
         "wind_copy": one_hot(st.wind_copy if st.wind_copy >= 0 else None, MAX_CARDS),
         "import_ship": import_ship,
-        "import_island": [float(not over and (
-            (st.ask[0] == P_BID and st.import_ship == -1)
-            or (st.ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and st.ask[3][1] == -1)))],
+        "import_island": [
+            float(
+                not over
+                and (
+                    (st.ask[0] == P_BID and st.import_ship == -1)
+                    or (st.ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and st.ask[3][1] == -1)
+                )
+            )
+        ],
         "bidders": [float(bidding and q in st.bidders) for q in seats],
         "has_bid": [float(bidding and q in st.bidders and st.bids[q] >= 0) for q in seats],
         "my_bid": [2 * st.bids[p] / 50 if st.bids[p] >= 0 else 0.0],
@@ -112,8 +124,12 @@ def test_encoder_matches_reference(n, modules):
         st = game.new_initial_state(seed)
         step = 0
         while True:
-            if step % (4 * n) == 0 or st.is_terminal() or st.phase in (P_IMPORT_ZONE, P_POWER) \
-                    or (st.phase == P_BID and step % 3 == 0):
+            if (
+                step % (4 * n) == 0
+                or st.is_terminal()
+                or st.phase in (P_IMPORT_ZONE, P_POWER)
+                or (st.phase == P_BID and step % 3 == 0)
+            ):
                 phases.add(st.phase)
                 for p in range(n):
                     obs = st.observation(p)
@@ -128,21 +144,27 @@ def test_encoder_matches_reference(n, modules):
 
 
 def test_encoder_in_a_scripted_import(table):
-    t = table(3, hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]}, discard=["lutefisk", "flour"],
-              ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]},
-                     2: {"contracts": ["miri_machines"], "cargo": ["segways"]}})
+    t = table(
+        3,
+        hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]},
+        discard=["lutefisk", "flour"],
+        ships={
+            1: {"at_sea": True, "cargo": ["laptops", "telescopes"]},
+            2: {"contracts": ["miri_machines"], "cargo": ["segways"]},
+        },
+    )
     t.do("champagne", "jets", "vintage_wines", ("bid", 4))
     st = t.state
     layout = st.game.observation_layout
     for p in range(3):
         np.testing.assert_allclose(st.observation(p), reference(st, p), atol=1e-6)
-    seen = layout.split(st.observation(2))          # seat 2 sees seat 0 as +1, seat 1 as +2
+    seen = layout.split(st.observation(2))  # seat 2 sees seat 0 as +1, seat 1 as +2
     assert seen["bidders"].tolist() == [1, 1, 1] and seen["has_bid"].tolist() == [0, 1, 0]
     assert seen["import_ship"].tolist() == [0, 0, 0, 1, 0, 0]
     assert seen["decider"].tolist() == [0, 0, 1] and seen["leader"].tolist() == [0, 1, 0]
     assert seen["contracts"][t.id("miri_machines")] == 1 and seen["my_contracts"].sum() == 0
     assert layout.get(st.observation(1), "my_contracts")[t.id("miri_machines")] == 1
-    ships = seen["ships"].reshape(6, -1)            # seat 2's two ships, then seat 0's, then seat 1's
+    ships = seen["ships"].reshape(6, -1)  # seat 2's two ships, then seat 0's, then seat 1's
     assert ships[3][0] == 1 and ships[3][1 + T] == pytest.approx(2 / 6) and ships[3][-1] == pytest.approx(2 / 8)
     assert ships[4][1] == pytest.approx(2 / 6) and ships[4][1 + T] == pytest.approx(1 / 6)
 
@@ -162,4 +184,4 @@ def test_layout_table_documents_every_piece():
             assert f"`{piece.name}`" in table and piece.description
         assert f"**{layout.size}**" in table
     sizes = [ImportExportGame(num_players=n).observation_layout.size for n in range(2, 7)]
-    assert len(set(b - a for a, b in zip(sizes, sizes[1:]))) == 1        # linear in the player count
+    assert len({b - a for a, b in itertools.pairwise(sizes)}) == 1  # linear in the player count

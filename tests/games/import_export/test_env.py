@@ -25,8 +25,9 @@ ALL_MODULES = ("jutaku", "kickstarter", "captain")
 
 def make_env(num_players=4, modules=(), reward_mode="win_loss", **config):
     """The registered env, as ``smuggle_envs.make("import_export_v0", ...)`` builds it."""
-    return smuggle_envs.make("import_export_v0", num_players=num_players, modules=modules,
-                             reward_mode=reward_mode, **config)
+    return smuggle_envs.make(
+        "import_export_v0", num_players=num_players, modules=modules, reward_mode=reward_mode, **config
+    )
 
 
 def replay_final_state(replay: Replay):
@@ -61,8 +62,7 @@ def test_seed_test(num_players, modules):
 @pytest.mark.filterwarnings("ignore:Observation")
 def test_api_test_other_options():
     # max_turns is the env's cap on decisions, turn_limit the game's own cap on turns.
-    api_test(make_env(3, ("jutaku",), reward_mode="score", end_credits=30, turn_limit=6, max_turns=40),
-             num_cycles=30)
+    api_test(make_env(3, ("jutaku",), reward_mode="score", end_credits=30, turn_limit=6, max_turns=40), num_cycles=30)
 
 
 # ----- the env ------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def test_observations_and_masks_follow_the_state():
             else:
                 assert not obs["action_mask"].any()
         env.step(_act(env, rng))
-    assert out_of_turn > 50            # followers, bidders: decided out of the leader's turn
+    assert out_of_turn > 50  # followers, bidders: decided out of the leader's turn
 
 
 def test_a_game_plays_to_the_end_and_rewards_follow_the_scores():
@@ -274,8 +274,13 @@ def test_json_replay_round_trip(num_players, modules):
         state.apply_action(rng.choice(state.legal_actions()))
     text = state.to_replay().to_json()
     replay = Replay.from_json(text)
-    assert replay.config == {"num_players": num_players, "modules": list(modules), "end_credits": 60,
-                             "first_leader": 1, "turn_limit": 400}
+    assert replay.config == {
+        "num_players": num_players,
+        "modules": list(modules),
+        "end_credits": 60,
+        "first_leader": 1,
+        "turn_limit": 400,
+    }
     assert json.loads(text)["actions"] == state.history
     again = replay_final_state(replay)
     assert again.is_terminal() and again.scores() == state.scores() and again.history == state.history

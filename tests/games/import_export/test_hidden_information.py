@@ -17,6 +17,7 @@ from smuggle_envs.games.import_export.rules import P_BID, P_IMPORT_PICK
 
 from .test_invariants import ALL_MODULES, check
 
+
 def positions(game, games, every, seed=0):
     """Every ``every``-th position of random games, every bid, and the final position."""
     rng = random.Random(seed)
@@ -48,7 +49,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n, modules)
                 assert other.legal_actions() == st.legal_actions()
             assert other.render(p) == st.render(p)
             assert other.hands[p] == st.hands[p] and other.bids[p] == st.bids[p]
-            check(other)                                   # a consistent position
+            check(other)  # a consistent position
             moved_hands += any(other.hands[q] != st.hands[q] for q in range(n) if q != p)
             moved_decks += other.deck != st.deck
             moved_bids += any(other.bids[q] != st.bids[q] for q in range(n) if q != p)
@@ -122,8 +123,12 @@ def test_other_hands_and_the_deck_order_do_not_enter_the_observation():
 
 
 def test_sealed_bids_are_hidden_until_revealed(table):
-    t = table(3, hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]},
-              ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}}, discard=["lutefisk", "flour"])
+    t = table(
+        3,
+        hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]},
+        ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}},
+        discard=["lutefisk", "flour"],
+    )
     t.do("champagne", "jets", "vintage_wines")
     st = t.state
     assert (t.phase, t.decider) == (P_BID, 0)
@@ -151,8 +156,13 @@ def test_sealed_bids_are_hidden_until_revealed(table):
 
 
 def test_resampled_bids_stay_within_the_bidders_credits(table):
-    t = table(3, hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]}, credits={0: 6},
-              ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}}, discard=["lutefisk", "flour"])
+    t = table(
+        3,
+        hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"]},
+        credits={0: 6},
+        ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}},
+        discard=["lutefisk", "flour"],
+    )
     t.do("champagne", "jets", "vintage_wines", ("bid", 6))
     rng = random.Random(0)
     seen = {t.state.resample(1, rng).bids[0] for _ in range(200)}

@@ -12,7 +12,7 @@ from smuggle_envs.games.import_export.rules import P_FOLLOW, P_LEAD
 
 BANK = 520
 ALL_MODULES = ("jutaku", "kickstarter", "captain")
-MAX_DECISIONS = 20_000         # random games take about 500 to 2,500 decisions
+MAX_DECISIONS = 20_000  # random games take about 500 to 2,500 decisions
 
 
 def zones(st) -> list[int]:
@@ -46,7 +46,7 @@ def check(st) -> None:
             assert not st.contracts[s], "contracts wait in harbor"
     assert len(st.colour) == n and len(set(st.colour)) == n
     if not st.over:
-        phase, player, options = st.ask[0], st.ask[1], st.ask[2]
+        _phase, player, options = st.ask[0], st.ask[1], st.ask[2]
         assert 0 <= player < n and options == sorted(set(options)) and options
         assert st.current_player() == player and st.legal_actions() == options
         assert 0 <= st.leader < n

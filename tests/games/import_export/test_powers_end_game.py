@@ -26,7 +26,7 @@ def test_champagne_is_worth_nothing_without_the_most_shipments(table):
 
 def test_champagne_tie_for_the_most_shares_it_rounded_up(table):
     t = table(3, shipments={0: ["champagne", "cups"], 1: ["potatoes", "almonds"], 2: ["glasses", "pens"]})
-    assert scores(t) == [10 + 3, 10, 10]                  # 8 / 3 rounded up
+    assert scores(t) == [10 + 3, 10, 10]  # 8 / 3 rounded up
 
 
 def test_champagne_counts_the_shipments_before_diamond_rings_moves_them(table):
@@ -90,20 +90,30 @@ def test_gold_toilets_6_per_completed_luxury_shipment_itself_included(table):
 def test_nice_suits_most_containers_on_your_ships_at_sea_included(table):
     # Seat 0: 2 containers on its ship in the harbor (2 credits each at the end) and 2 at sea = 4;
     # seat 1: 3 at sea.
-    t = table(2, shipments={0: ["nice_suits"]},
-              ships={0: {"contracts": ["diamond_rings"], "cargo": ["jets", "impalas"]},
-                     1: {"at_sea": True, "cargo": ["books", "cups"]},
-                     3: {"at_sea": True, "cargo": ["laptops", "almonds", "pistols"]}})
+    t = table(
+        2,
+        shipments={0: ["nice_suits"]},
+        ships={
+            0: {"contracts": ["diamond_rings"], "cargo": ["jets", "impalas"]},
+            1: {"at_sea": True, "cargo": ["books", "cups"]},
+            3: {"at_sea": True, "cargo": ["laptops", "almonds", "pistols"]},
+        },
+    )
     assert scores(t) == [10 + 2 * 2 + 16, 10]
 
 
 def test_nice_suits_tie_shares_and_fewer_gets_nothing(table):
-    tie = table(2, shipments={0: ["nice_suits"]},
-                ships={1: {"at_sea": True, "cargo": ["books", "cups"]},
-                       3: {"at_sea": True, "cargo": ["jets", "chairs"]}})
+    tie = table(
+        2,
+        shipments={0: ["nice_suits"]},
+        ships={1: {"at_sea": True, "cargo": ["books", "cups"]}, 3: {"at_sea": True, "cargo": ["jets", "chairs"]}},
+    )
     assert scores(tie) == [10 + 8, 10]
-    behind = table(2, shipments={0: ["nice_suits"]},
-                   ships={1: {"at_sea": True, "cargo": ["books"]}, 3: {"at_sea": True, "cargo": ["jets", "chairs"]}})
+    behind = table(
+        2,
+        shipments={0: ["nice_suits"]},
+        ships={1: {"at_sea": True, "cargo": ["books"]}, 3: {"at_sea": True, "cargo": ["jets", "chairs"]}},
+    )
     assert scores(behind) == [10, 10]
     empty = table(2, shipments={0: ["nice_suits"]})
     assert scores(empty) == [10, 10]
@@ -126,17 +136,27 @@ def test_teslas_supply_imports_count_as_goods_of_the_best_types(table):
     # Supply imports laptops and almonds are wild goods; books (an Import card) is not. Named
     # technology and agriculture they complete one of each type and tie seat 1's majorities:
     # values 6, majorities 3 + 3 + 6 + 8 - 6, one of each 10.
-    t = table(2, shipments={0: ["teslas", "cups"]}, imports={0: ["laptops", "almonds", "books"]},
-              goods={0: ["glasses", "jets", "fake_dvds"], 1: ["batteries", "bamboo"]})
+    t = table(
+        2,
+        shipments={0: ["teslas", "cups"]},
+        imports={0: ["laptops", "almonds", "books"]},
+        goods={0: ["glasses", "jets", "fake_dvds"], 1: ["batteries", "bamboo"]},
+    )
     assert scores(t) == [10 + 6 + 14 + 10, 10 + 2 + 3 + 3]
 
 
 def test_teslas_wild_goods_take_a_majority_from_another_player(table):
     # Seat 1 has two of every type but technology. Seat 0's one wild good (Almonds, a supply
     # import) named technology breaks the technology tie: 6 credits (anything else scores less).
-    t = table(2, shipments={0: ["teslas"]}, imports={0: ["almonds"]},
-              goods={0: ["laptops"], 1: ["batteries", "bamboo", "bok_choy", "books", "cups", "impalas",
-                                         "gold_watches", "pistols", "drugs"]})
+    t = table(
+        2,
+        shipments={0: ["teslas"]},
+        imports={0: ["almonds"]},
+        goods={
+            0: ["laptops"],
+            1: ["batteries", "bamboo", "bok_choy", "books", "cups", "impalas", "gold_watches", "pistols", "drugs"],
+        },
+    )
     seat1 = 1 + 2 + 2 + 2 + 4 + (6 + 6 + 8 - 6) + 10
     assert scores(t) == [10 + 2 + 6, 10 + seat1]
 
@@ -148,8 +168,18 @@ def test_velvet_robes_1_credit_per_card_in_hand(table):
 
 
 # ----- Vintage Wines -------------------------------------------------------------------------------
-TWO_OF_EACH = ["laptops", "batteries", "almonds", "bamboo", "books", "chairs", "jets", "impalas",
-               "fake_dvds", "pistols"]
+TWO_OF_EACH = [
+    "laptops",
+    "batteries",
+    "almonds",
+    "bamboo",
+    "books",
+    "chairs",
+    "jets",
+    "impalas",
+    "fake_dvds",
+    "pistols",
+]
 
 
 def test_vintage_wines_20_for_two_of_every_type(table):
@@ -185,7 +215,7 @@ def test_helicopter_passive_credits_are_paid_at_the_end(table):
     st.bank -= 12
     st.passive[0] = 12
     assert scores(t) == [10 + 12, 10]
-    assert st.credits[0] == 10             # passive credits are not active credits
+    assert st.credits[0] == 10  # passive credits are not active credits
 
 
 # ----- Foxes (its part in scoring) -----------------------------------------------------------------
@@ -209,8 +239,12 @@ def test_foxes_wins_a_tie_for_champagne(table):
 
 # ----- Apple Watch (Jutaku) ------------------------------------------------------------------------
 def test_apple_watch_6_per_pair_of_luxury_and_consumer_goods(table):
-    t = table(2, modules=("jutaku",), shipments={0: ["apple_watch"]},
-              goods={0: ["jets", "impalas", "books", "cups", "gold_watches"]})
+    t = table(
+        2,
+        modules=("jutaku",),
+        shipments={0: ["apple_watch"]},
+        goods={0: ["jets", "impalas", "books", "cups", "gold_watches"]},
+    )
     values, majorities = 5, 8 + 6
     assert scores(t) == [10 + values + majorities + 2 * 6, 10]
 
@@ -224,15 +258,25 @@ def test_cheap_shirts_moves_all_imports_into_the_goods(table):
 def test_cheap_shirts_respects_the_goods_limit_and_moves_the_best_imports(table):
     # Limit 2 x (1 + 1) = 4 with 3 goods: one import fits. Glasses (consumer: 1 + 6) beats
     # Fake DVDs (illegal: 2 - 6).
-    t = table(2, modules=("jutaku",), shipments={0: ["cheap_shirts"]},
-              goods={0: ["jets", "impalas", "gold_watches"]}, imports={0: ["fake_dvds", "glasses"]})
+    t = table(
+        2,
+        modules=("jutaku",),
+        shipments={0: ["cheap_shirts"]},
+        goods={0: ["jets", "impalas", "gold_watches"]},
+        imports={0: ["fake_dvds", "glasses"]},
+    )
     assert scores(t) == [10 + 3 + 8 + 1 + 6, 10]
 
 
 def test_cheap_shirts_moves_only_as_many_as_fit(table):
     # Limit 4 with 3 goods: one of the two consumer imports moves, not both.
-    t = table(2, modules=("jutaku",), shipments={0: ["cheap_shirts"]},
-              goods={0: ["jets", "impalas", "gold_watches"]}, imports={0: ["glasses", "books"]})
+    t = table(
+        2,
+        modules=("jutaku",),
+        shipments={0: ["cheap_shirts"]},
+        goods={0: ["jets", "impalas", "gold_watches"]},
+        imports={0: ["glasses", "books"]},
+    )
     assert scores(t) == [10 + 3 + 8 + 1 + 6, 10]
 
 
@@ -247,8 +291,13 @@ def test_cheap_shirts_leaves_supply_imports_wild_for_teslas(table):
     # and keeping Almonds (a supply import) as Teslas' wild good, named illegal (2 credits; the
     # penalty is paid anyway), beats moving Almonds (agriculture: 1 credit).
     goods = ["laptops", "batteries", "bamboo", "bok_choy", "chairs", "fake_dvds", "jets"]
-    t = table(2, modules=("jutaku",), shipments={0: ["cheap_shirts", "teslas", "potatoes"]},
-              goods={0: goods}, imports={0: ["almonds", "books"]})
+    t = table(
+        2,
+        modules=("jutaku",),
+        shipments={0: ["cheap_shirts", "teslas", "potatoes"]},
+        goods={0: goods},
+        imports={0: ["almonds", "books"]},
+    )
     values = 2 + 2 + 2 + 1 + 2 * 2
     assert scores(t) == [10 + values + (6 + 6 + 6 + 8 - 6) + 10, 10]
 
@@ -256,17 +305,25 @@ def test_cheap_shirts_leaves_supply_imports_wild_for_teslas(table):
 def test_cheap_shirts_counts_the_limit_with_scotch_whisky(table):
     # Limit 2 x (1 + 2) = 6. Four luxury goods count as two with Scotch Whisky, so with Laptops
     # and Almonds 4 of 6 are used and both imports fit (without Scotch Whisky neither would).
-    t = table(2, modules=("jutaku", "kickstarter"), shipments={0: ["cheap_shirts", "scotch_whisky"]},
-              goods={0: ["jets", "impalas", "gold_watches", "message_tables", "laptops", "almonds"]},
-              imports={0: ["books", "chairs"]})
+    t = table(
+        2,
+        modules=("jutaku", "kickstarter"),
+        shipments={0: ["cheap_shirts", "scotch_whisky"]},
+        goods={0: ["jets", "impalas", "gold_watches", "message_tables", "laptops", "almonds"]},
+        imports={0: ["books", "chairs"]},
+    )
     values, majorities = 4 + 1 + 1 + 2, 8 + 6 + 6 + 6
     assert scores(t) == [10 + values + majorities, 10]
 
 
 # ----- Ceramics and Ivory (Kickstarter) ------------------------------------------------------------
 def test_ceramics_one_virtual_luxury_per_two_consumer_goods(table):
-    t = table(2, modules=("kickstarter",), shipments={0: ["ceramics"]},
-              goods={0: ["books", "cups", "chairs", "candy", "glasses"], 1: ["jets"]})
+    t = table(
+        2,
+        modules=("kickstarter",),
+        shipments={0: ["ceramics"]},
+        goods={0: ["books", "cups", "chairs", "candy", "glasses"], 1: ["jets"]},
+    )
     # 5 consumer goods -> 2 virtual luxury: luxury 2 against seat 1's 1 takes the 8.
     assert scores(t) == [10 + 5 + 2 + 6 + 8, 10 + 1]
 
@@ -290,7 +347,7 @@ def test_ivory_and_sauna_take_12(table):
 def test_game_end_choices_are_declared_clockwise_from_the_last_leader(table):
     # Seat 0 holds Teslas (Almonds: one wild good), seat 1 Diamond Rings (with Pens, consumer,
     # and Ammunition, illegal). Each declares seeing only the declarations made before his.
-    layout = dict(shipments={0: ["teslas"], 1: ["diamond_rings", "pens", "ammunition"]}, imports={0: ["almonds"]})
+    layout = {"shipments": {0: ["teslas"], 1: ["diamond_rings", "pens", "ammunition"]}, "imports": {0: ["almonds"]}}
     # Seat 1 first: it moves Diamond Rings and Pens (luxury 1 + 8, consumer 1 + 6); seat 0 then
     # names technology (1 + 6), luxury would only tie.
     assert scores(table(2, leader=1, **layout)) == [10 + 7, 10 + 16]
@@ -300,9 +357,14 @@ def test_game_end_choices_are_declared_clockwise_from_the_last_leader(table):
 
 
 def test_scores_with_game_end_powers_use_public_information_only(table):
-    t = table(3, modules=("jutaku",), hands={0: ["laptops"], 1: ["books", "cups"], 2: ["pistols"]},
-              shipments={0: ["velvet_robes", "teslas"], 1: ["diamond_rings", "glasses"], 2: ["cheap_shirts"]},
-              imports={0: ["almonds"], 2: ["chairs"]}, goods={1: ["jets"]})
+    t = table(
+        3,
+        modules=("jutaku",),
+        hands={0: ["laptops"], 1: ["books", "cups"], 2: ["pistols"]},
+        shipments={0: ["velvet_robes", "teslas"], 1: ["diamond_rings", "glasses"], 2: ["cheap_shirts"]},
+        imports={0: ["almonds"], 2: ["chairs"]},
+        goods={1: ["jets"]},
+    )
     st = t.state
     before = st.scores()
     for seat in range(3):

@@ -10,8 +10,8 @@ import pytest
 
 from smuggle_envs.games.import_export.rules import P_LEAD, P_LOAD_CARD, P_POWER, P_SUPPLY
 
-LEAD = "playstations"                                             # a Load card (technology)
-FOLLOW = ["chairs", "coffee", "leather_coats", "fake_dvds", "batteries"]   # Load cards, seats 1..5
+LEAD = "playstations"  # a Load card (technology)
+FOLLOW = ["chairs", "coffee", "leather_coats", "fake_dvds", "batteries"]  # Load cards, seats 1..5
 BANK_TOTAL = 520
 
 
@@ -26,7 +26,7 @@ def finish(table, contract, cargo, last, n=2, *, hand=(), hands=None, ships=None
     t = table(n, hands=all_hands, ships=layout, leader=0, **kw)
     if prepare:
         prepare(t.state)
-    t.do(LEAD, *FOLLOW[:n - 1], last)
+    t.do(LEAD, *FOLLOW[: n - 1], last)
     return t
 
 
@@ -55,7 +55,7 @@ def ids(t, *keys):
 @pytest.mark.parametrize("start, after", [(14, 18 + 8), (16, 20 + 4)])
 def test_almonds_takes_8_at_18_or_less_counting_the_payout_else_4(table, start, after):
     t = finish(table, "almonds", ["sugar"], "onions", credits={0: start})
-    assert t.state.credits[0] == after          # payout 4 first: 18 is "18 or less", 20 is not
+    assert t.state.credits[0] == after  # payout 4 first: 18 is "18 or less", 20 is not
     conserved(t)
 
 
@@ -74,7 +74,7 @@ def test_danger_pets_takes_2_from_every_other_player_as_far_as_they_can_pay(tabl
 @pytest.mark.parametrize("coin, credits", [(0.1, [10 + 2 + 8, 6, 6]), (0.9, [10 + 2 - 4, 12, 12])])
 def test_flamethrowers_flips_a_coin_from_the_state_rng(table, coin, credits):
     def rigged(st):
-        st.rng.random = lambda: coin             # heads below 0.5
+        st.rng.random = lambda: coin  # heads below 0.5
 
     t = finish(table, "flamethrowers", [], "seeds", n=3, prepare=rigged)
     assert t.state.credits == credits
@@ -92,35 +92,55 @@ def test_flamethrowers_coin_comes_from_the_seeded_rng(table):
 
 
 def test_fluffy_pillows_takes_2_per_completed_shipment_itself_included(table):
-    t = finish(table, "fluffy_pillows", ["candy", "mouthwash", "paper"], "champagne",
-               shipments={0: ["cups", "beer"]})
+    t = finish(table, "fluffy_pillows", ["candy", "mouthwash", "paper"], "champagne", shipments={0: ["cups", "beer"]})
     assert t.state.credits[0] == 10 + 8 + 2 * 3
     conserved(t)
 
 
 def test_honey_takes_2_per_agriculture_good_in_every_players_goods(table):
-    t = finish(table, "honey", ["wheat", "iceland_water", "jasmine_tea"], "mouthwash", n=3,
-               goods={0: ["sugar"], 1: ["onions", "lumber"], 2: ["candy"]}, imports={2: ["paprika"]})
-    assert t.state.credits[0] == 10 + 8 + 2 * 3          # the agriculture import does not count
+    t = finish(
+        table,
+        "honey",
+        ["wheat", "iceland_water", "jasmine_tea"],
+        "mouthwash",
+        n=3,
+        goods={0: ["sugar"], 1: ["onions", "lumber"], 2: ["candy"]},
+        imports={2: ["paprika"]},
+    )
+    assert t.state.credits[0] == 10 + 8 + 2 * 3  # the agriculture import does not count
     conserved(t)
 
 
 def test_pens_takes_2_per_consumer_good_in_every_players_goods(table):
-    t = finish(table, "pens", ["soap", "fixie_bikes", "rope"], "champagne", n=3,
-               goods={0: ["candy"], 1: ["paper", "shoes"], 2: ["sugar"]}, imports={1: ["backpacks"]})
+    t = finish(
+        table,
+        "pens",
+        ["soap", "fixie_bikes", "rope"],
+        "champagne",
+        n=3,
+        goods={0: ["candy"], 1: ["paper", "shoes"], 2: ["sugar"]},
+        imports={1: ["backpacks"]},
+    )
     assert t.state.credits[0] == 10 + 8 + 2 * 3
     conserved(t)
 
 
 def test_rice_takes_2_per_agriculture_shipment_itself_included(table):
     t = finish(table, "rice", ["wheat", "sugar"], "onions", shipments={0: ["potatoes", "cups"]})
-    assert t.state.credits[0] == 10 + 6 + 2 * 2          # Rice and Potatoes, not Cups
+    assert t.state.credits[0] == 10 + 6 + 2 * 2  # Rice and Potatoes, not Cups
     conserved(t)
 
 
 def test_delayed_game_fines_the_others_10_and_gives_two_turns_in_a_row(table):
-    t = finish(table, "delayed_game", ["candy", "mouthwash", "paper"], "champagne", n=3,
-               credits={1: 20, 2: 6}, modules=("kickstarter",))
+    t = finish(
+        table,
+        "delayed_game",
+        ["candy", "mouthwash", "paper"],
+        "champagne",
+        n=3,
+        credits={1: 20, 2: 6},
+        modules=("kickstarter",),
+    )
     st = t.state
     assert st.credits == [10 + 8, 10, 0] and st.double_turn[0] == 1
     conserved(t)
@@ -137,7 +157,7 @@ def test_cups_draws_five_cards(table):
     drawn = ["sugar", "candy", "foxes", "seeds", "laptops"]
     t = finish(table, "cups", [], "mouthwash", deck_top=["onions", *drawn])
     assert sorted(t.state.hands[0]) == sorted(ids(t, *drawn))
-    assert t.id("onions") in t.state.island                 # the seed came first
+    assert t.id("onions") in t.state.island  # the seed came first
     conserved(t)
 
 
@@ -149,8 +169,14 @@ def test_potatoes_takes_2_credits_and_draws_2(table):
 
 
 def test_hawaiian_salt_takes_every_agriculture_card_from_the_other_hands(table):
-    t = finish(table, "hawaiian_salt", ["wheat", "iceland_water"], "jasmine_tea", n=3,
-               hands={1: ["sugar", "candy"], 2: ["onions", "lumber", "foxes"]})
+    t = finish(
+        table,
+        "hawaiian_salt",
+        ["wheat", "iceland_water"],
+        "jasmine_tea",
+        n=3,
+        hands={1: ["sugar", "candy"], 2: ["onions", "lumber", "foxes"]},
+    )
     st = t.state
     assert sorted(st.hands[0]) == sorted(ids(t, "sugar", "onions", "lumber"))
     assert st.hands[1] == ids(t, "candy") and st.hands[2] == ids(t, "foxes")
@@ -162,8 +188,8 @@ def test_massage_tables_draws_until_two_of_a_type_and_takes_the_count_rounded_up
     t = finish(table, "message_tables", [], "foxes", deck_top=["onions", "candy", "sugar", "shoes", "seeds"])
     st = t.state
     assert sorted(st.hands[0]) == sorted(ids(t, "candy", "sugar", "shoes"))
-    assert st.deck[-1] == t.id("seeds")                    # the fourth card stays on the deck
-    assert st.credits[0] == 10 + 2 + 4                       # 3 cards, rounded up to 4
+    assert st.deck[-1] == t.id("seeds")  # the fourth card stays on the deck
+    assert st.credits[0] == 10 + 2 + 4  # 3 cards, rounded up to 4
     conserved(t)
 
 
@@ -186,9 +212,16 @@ def test_shower_heads_names_a_type_and_takes_8_if_either_drawn_card_matches(tabl
 
 @pytest.mark.parametrize("named, credits", [("luxury", 40 + 6 - 30 + 50), ("illegal", 40 + 6 - 30)])
 def test_exclusive_cards_stakes_30_and_wins_50_on_the_named_type(table, named, credits):
-    t = finish(table, "exclusive_cards", ["foxes", "jets"], "sauna", credits={0: 40},
-               deck_top=["onions", "champagne"], modules=("captain",))
-    assert t.state.credits[0] == 40 + 6 - 30              # paid before naming
+    t = finish(
+        table,
+        "exclusive_cards",
+        ["foxes", "jets"],
+        "sauna",
+        credits={0: 40},
+        deck_top=["onions", "champagne"],
+        modules=("captain",),
+    )
+    assert t.state.credits[0] == 40 + 6 - 30  # paid before naming
     t.do(("type", named))
     assert t.state.credits[0] == credits and t.id("champagne") in t.state.hands[0]
     conserved(t)
@@ -196,7 +229,7 @@ def test_exclusive_cards_stakes_30_and_wins_50_on_the_named_type(table, named, c
 
 def test_rolls_royce_wins_outright_when_the_named_card_is_drawn(table):
     t = finish(table, "rolls_royce", ["foxes", "jets", "sauna"], "seeds", deck_top=["onions", "candy"])
-    assert t.can("laptops") and t.can("rolls_royce")     # any good card may be named
+    assert t.can("laptops") and t.can("rolls_royce")  # any good card may be named
     t.do("candy")
     st = t.state
     assert st.over and st.instant_winner == 0 and "Rolls Royce" in st.end_reason
@@ -213,13 +246,14 @@ def test_rolls_royce_draws_the_card_and_plays_on_when_it_does_not_match(table):
 
 # ----- shipments -------------------------------------------------------------------------------
 def test_apples_adds_an_agriculture_card_from_hand_and_runs_its_power(table):
-    t = finish(table, "apples", ["wheat", "sugar"], "onions", hand=["potatoes", "candy"],
-               deck_top=["lumber", "foxes", "seeds"])
+    t = finish(
+        table, "apples", ["wheat", "sugar"], "onions", hand=["potatoes", "candy"], deck_top=["lumber", "foxes", "seeds"]
+    )
     st = t.state
     assert t.phase == P_POWER and sorted(st.legal_actions()) == [4 + t.id("potatoes")]
     t.do("potatoes")
     assert st.shipments[0] == ids(t, "apples", "potatoes")
-    assert st.credits[0] == 10 + 6 + 2                  # Potatoes: take 2 and draw 2
+    assert st.credits[0] == 10 + 6 + 2  # Potatoes: take 2 and draw 2
     assert sorted(st.hands[0]) == sorted(ids(t, "candy", "foxes", "seeds"))
     conserved(t)
 
@@ -234,7 +268,7 @@ def test_apples_asks_even_without_an_agriculture_card(table):
 def test_bamboo_may_be_contracted_again_on_an_available_ship(table):
     t = finish(table, "bamboo", [], "sugar")
     st = t.state
-    assert t.legal() == ["done", "ship 1 (seat 0)"]      # ship 0 is sailing
+    assert t.legal() == ["done", "ship 1 (seat 0)"]  # ship 0 is sailing
     t.do(("ship", 1))
     assert st.contracts[1] == ids(t, "bamboo") and st.shipments[0] == []
     assert st.at_sea[0] and st.credits[0] == 12
@@ -267,14 +301,14 @@ def test_beer_may_go_to_the_island_for_6_instead_of_the_shipments(table, choice)
 def test_chicken_feed_is_offered_clockwise_to_players_who_can_pay_6(table):
     t = finish(table, "chicken_feed", [], "sugar", n=4, credits={1: 4})
     st = t.state
-    assert t.phase == P_POWER and t.decider == 2          # seat 1 cannot pay 6
+    assert t.phase == P_POWER and t.decider == 2  # seat 1 cannot pay 6
     t.do("done")
     assert t.decider == 3
     t.do("yes")
     assert st.shipments[0] == [] and st.shipments[3] == ids(t, "chicken_feed")
     assert st.owner[t.id("chicken_feed")] == 3
     assert st.credits == [10 + 2 + 6, 4, 10, 4]
-    assert t.phase == P_LOAD_CARD                         # nobody else is asked
+    assert t.phase == P_LOAD_CARD  # nobody else is asked
     conserved(t)
 
 
@@ -302,8 +336,9 @@ def test_small_poodles_stays_a_shipment_when_goods_are_full(table):
 
 
 def test_stolen_research_swaps_itself_for_another_players_technology_shipment(table):
-    t = finish(table, "stolen_research", ["pistols", "seeds"], "drugs", n=3,
-               shipments={1: ["laptops", "cups"], 2: ["drones"]})
+    t = finish(
+        table, "stolen_research", ["pistols", "seeds"], "drugs", n=3, shipments={1: ["laptops", "cups"], 2: ["drones"]}
+    )
     st = t.state
     assert sorted(st.legal_actions()) == sorted([4 + t.id("laptops"), 4 + t.id("drones")])
     t.do("drones")
@@ -313,9 +348,17 @@ def test_stolen_research_swaps_itself_for_another_players_technology_shipment(ta
 
 
 def test_stolen_research_runs_the_stolen_cards_immediate_power(table):
-    t = finish(table, "stolen_research", ["pistols", "seeds"], "drugs", n=2,
-               shipments={1: ["dyson_vacuums"]}, hands={1: ["sugar"]}, modules=("jutaku",))
-    st = t.state                            # one technology shipment to steal: chosen automatically
+    t = finish(
+        table,
+        "stolen_research",
+        ["pistols", "seeds"],
+        "drugs",
+        n=2,
+        shipments={1: ["dyson_vacuums"]},
+        hands={1: ["sugar"]},
+        modules=("jutaku",),
+    )
+    st = t.state  # one technology shipment to steal: chosen automatically
     # Dyson Vacuums, now seat 0's: seat 1 has no luxury good, so gives its hand.
     assert st.hands[0] == ids(t, "sugar") and st.hands[1] == []
     assert st.shipments[1] == ids(t, "stolen_research")
@@ -323,8 +366,14 @@ def test_stolen_research_runs_the_stolen_cards_immediate_power(table):
 
 
 def test_wind_turbines_copies_an_immediate_power_and_runs_it(table):
-    t = finish(table, "wind_turbines", ["laptops", "drones"], "generators",
-               shipments={1: ["potatoes", "miri_machines", "apples"]}, deck_top=["onions", "candy", "foxes"])
+    t = finish(
+        table,
+        "wind_turbines",
+        ["laptops", "drones"],
+        "generators",
+        shipments={1: ["potatoes", "miri_machines", "apples"]},
+        deck_top=["onions", "candy", "foxes"],
+    )
     st = t.state
     # Tier 1 or lower only: Potatoes (0) and MIRI Machines (1), not Apples (2).
     assert sorted(st.legal_actions()) == sorted([4 + t.id("potatoes"), 4 + t.id("miri_machines")])
@@ -357,8 +406,14 @@ def test_wind_turbines_without_a_low_tier_shipment_does_nothing(table):
 
 # ----- goods -----------------------------------------------------------------------------------
 def test_soy_sauce_moves_every_contract_import_to_goods_for_2_each_discarding_overflow(table):
-    t = finish(table, "soy_sauce", ["wheat", "iceland_water", "jasmine_tea"], "shoes",
-               imports={0: ["candy", "potatoes", "paper"]}, goods={0: ["foxes", "jets", "sauna"]})
+    t = finish(
+        table,
+        "soy_sauce",
+        ["wheat", "iceland_water", "jasmine_tea"],
+        "shoes",
+        imports={0: ["candy", "potatoes", "paper"]},
+        goods={0: ["foxes", "jets", "sauna"]},
+    )
     st = t.state
     t.do("yes")
     # Goods limit 4 after this shipment: Candy fits, Paper is discarded; Potatoes is a Pirate card.
@@ -376,8 +431,16 @@ def test_soy_sauce_may_be_declined(table):
 
 
 def test_dino_bones_everyone_gives_a_good_to_the_island_then_take_two(table):
-    t = finish(table, "dino_bones", [], "seeds", n=3, island=["pistols"], deck_top=["onions"],
-               goods={0: ["foxes"], 1: ["sugar", "candy"]})
+    t = finish(
+        table,
+        "dino_bones",
+        [],
+        "seeds",
+        n=3,
+        island=["pistols"],
+        deck_top=["onions"],
+        goods={0: ["foxes"], 1: ["sugar", "candy"]},
+    )
     st = t.state
     # Seat 0's only good goes automatically; seat 1 chooses; seat 2 has none.
     assert t.decider == 1 and t.id("foxes") in st.island
@@ -392,9 +455,16 @@ def test_dino_bones_everyone_gives_a_good_to_the_island_then_take_two(table):
 
 # ----- other players give --------------------------------------------------------------------
 def test_railguns_every_other_player_gives_credits_a_shipment_or_two_goods(table):
-    t = finish(table, "railguns", ["pistols", "seeds", "laptops"], "drugs", n=4,
-               credits={3: 0}, shipments={2: ["cups", "beer"]},
-               goods={3: ["sugar", "candy", "foxes"]})
+    t = finish(
+        table,
+        "railguns",
+        ["pistols", "seeds", "laptops"],
+        "drugs",
+        n=4,
+        credits={3: 0},
+        shipments={2: ["cups", "beer"]},
+        goods={3: ["sugar", "candy", "foxes"]},
+    )
     st = t.state
     # Seat 1 can only pay: done automatically. Seat 2 chooses.
     assert st.credits[1] == 6 and t.decider == 2
@@ -418,9 +488,16 @@ def test_railguns_a_player_who_can_give_none_of_the_three_pays_what_it_has(table
 
 
 def test_dyson_vacuums_every_other_player_gives_its_hand_or_a_luxury_good(table):
-    t = finish(table, "dyson_vacuums", ["laptops", "drones"], "generators", n=3,
-               hands={1: ["sugar", "candy"], 2: ["seeds"]}, goods={1: ["foxes"], 2: ["jets", "onions"]},
-               modules=("jutaku",))
+    t = finish(
+        table,
+        "dyson_vacuums",
+        ["laptops", "drones"],
+        "generators",
+        n=3,
+        hands={1: ["sugar", "candy"], 2: ["seeds"]},
+        goods={1: ["foxes"], 2: ["jets", "onions"]},
+        modules=("jutaku",),
+    )
     st = t.state
     assert t.decider == 1 and sorted(t.legal()) == ["card FOXES", "option 0"]
     t.do(("option", 0))
@@ -433,9 +510,19 @@ def test_dyson_vacuums_every_other_player_gives_its_hand_or_a_luxury_good(table)
 
 # ----- containers from other ships -----------------------------------------------------------
 def test_printed_money_takes_a_container_from_each_opponent_to_load_or_keep(table):
-    t = finish(table, "printed_money", ["pistols", "seeds", "satellite"], "drugs", n=3,
-               ships={1: {"contracts": ["generators"]}, 2: {"contracts": ["mouthwash"], "cargo": ["soap"]},
-                      3: {"at_sea": True, "cargo": ["candy"]}, 4: {"contracts": ["drones"], "cargo": ["laptops"]}})
+    t = finish(
+        table,
+        "printed_money",
+        ["pistols", "seeds", "satellite"],
+        "drugs",
+        n=3,
+        ships={
+            1: {"contracts": ["generators"]},
+            2: {"contracts": ["mouthwash"], "cargo": ["soap"]},
+            3: {"at_sea": True, "cargo": ["candy"]},
+            4: {"contracts": ["drones"], "cargo": ["laptops"]},
+        },
+    )
     st = t.state
     assert t.decider == 0 and sorted(st.legal_actions()) == sorted([4 + t.id("soap"), 4 + t.id("candy")])
     t.do("candy")
@@ -449,8 +536,15 @@ def test_printed_money_takes_a_container_from_each_opponent_to_load_or_keep(tabl
 
 
 def test_pocky_takes_2_draws_2_and_imports_1_container_paying_the_owner(table):
-    t = finish(table, "pocky", ["candy"], "mouthwash", ships={3: {"at_sea": True, "cargo": ["sugar", "foxes"]}},
-               deck_top=["onions", "seeds", "shoes"], modules=("jutaku",))
+    t = finish(
+        table,
+        "pocky",
+        ["candy"],
+        "mouthwash",
+        ships={3: {"at_sea": True, "cargo": ["sugar", "foxes"]}},
+        deck_top=["onions", "seeds", "shoes"],
+        modules=("jutaku",),
+    )
     st = t.state
     t.do("foxes", ("zone", "goods"))
     assert st.goods[0] == ids(t, "foxes") and st.cargo[3] == ids(t, "sugar")
@@ -463,7 +557,7 @@ def test_pocky_takes_2_draws_2_and_imports_1_container_paying_the_owner(table):
 def test_glasses_is_a_free_import_action_alone_the_owner_still_paid(table):
     t = finish(table, "glasses", [], "candy", ships={3: {"at_sea": True, "cargo": ["sugar", "foxes", "seeds"]}})
     st = t.state
-    t.do("sugar", ("zone", "imports"), "foxes")        # one import taken: Foxes can only go to goods
+    t.do("sugar", ("zone", "imports"), "foxes")  # one import taken: Foxes can only go to goods
     assert st.imports[0] == ids(t, "sugar") and st.goods[0] == ids(t, "foxes") and st.cargo[3] == ids(t, "seeds")
     assert st.credits == [10 + 2, 10 + 2]
     assert t.phase == P_LOAD_CARD and t.decider == 1
@@ -471,27 +565,33 @@ def test_glasses_is_a_free_import_action_alone_the_owner_still_paid(table):
 
 
 def test_platinum_rings_runs_the_action_of_every_card_in_hand_alone(table):
-    t = finish(table, "platinum_rings", ["foxes", "jets"], "sauna", island=["wheat"],
-               hand=["bamboo", "paper", "jasmine_tea", "shoes", "rope", "glasses"],
-               deck_top=["onions", "sugar", "candy", "lumber"])
+    t = finish(
+        table,
+        "platinum_rings",
+        ["foxes", "jets"],
+        "sauna",
+        island=["wheat"],
+        hand=["bamboo", "paper", "jasmine_tea", "shoes", "rope", "glasses"],
+        deck_top=["onions", "sugar", "candy", "lumber"],
+    )
     st = t.state
     # The ship has sailed before the power's actions; the hand was drawn up to 8.
     assert st.at_sea[0] and len(st.hands[0]) == 8 and t.phase == P_POWER
-    t.do("paper")                                   # Contract: tier 0 only (no tier skipping)
+    t.do("paper")  # Contract: tier 0 only (no tier skipping)
     assert not t.can("sugar") and t.can("bamboo")
-    t.do("bamboo")                                  # onto ship 1, the only ship in harbor
+    t.do("bamboo")  # onto ship 1, the only ship in harbor
     assert st.contracts[1] == ids(t, "bamboo")
-    t.do("rope", "wheat")                           # Pirate: Wheat loads onto Bamboo and completes it
+    t.do("rope", "wheat")  # Pirate: Wheat loads onto Bamboo and completes it
     assert st.shipments[0] == ids(t, "platinum_rings", "bamboo") and st.at_sea[1]
-    t.do("shoes", "sugar")                          # Supply: sell Sugar
-    t.do("jasmine_tea")                             # Supply again: no second sale
+    t.do("shoes", "sugar")  # Supply: sell Sugar
+    t.do("jasmine_tea")  # Supply again: no second sale
     assert t.phase == P_SUPPLY and not t.can("candy")
-    t.do("sugar")                                   # take it back from the island to imports
+    t.do("sugar")  # take it back from the island to imports
     t.do("glasses", ("ship", 0), "foxes", ("zone", "goods"), "jets", ("zone", "goods"))
     assert st.goods[0] == ids(t, "foxes", "jets")
     t.do("done")
     assert st.imports[0] == ids(t, "sugar")
-    assert st.credits[0] == 10 + 6 + 2 + 4          # payout, Bamboo's payout, the sale
+    assert st.credits[0] == 10 + 6 + 2 + 4  # payout, Bamboo's payout, the sale
     assert set(ids(t, "paper", "rope", "shoes", "jasmine_tea", "glasses")) <= set(st.played[0])
     # The turn goes on as it was: Load, seat 0 has no action left, seat 1 loads.
     assert st.declared == 1 and st.actions_left[0] == 0 and not st.sold[0]
@@ -507,33 +607,44 @@ def test_platinum_rings_asks_its_cards_privately(table):
 
 
 def test_stretch_goals_everyone_draws_takes_2_imports_1_then_two_free_actions(table):
-    t = finish(table, "stretch_goals", ["paper", "shoes", "rope"], "sauna",
-               ships={3: {"at_sea": True, "cargo": ["sugar", "candy", "foxes", "jets"]}},
-               deck_top=["onions", "seeds", "lumber"], modules=("kickstarter",))
+    t = finish(
+        table,
+        "stretch_goals",
+        ["paper", "shoes", "rope"],
+        "sauna",
+        ships={3: {"at_sea": True, "cargo": ["sugar", "candy", "foxes", "jets"]}},
+        deck_top=["onions", "seeds", "lumber"],
+        modules=("kickstarter",),
+    )
     st = t.state
     assert st.hands == [ids(t, "seeds"), ids(t, "lumber")]
     assert st.credits == [10 + 8 + 2, 10 + 2]
-    t.do(("ship", 3), "foxes", ("zone", "goods"))   # seat 0 imports one card
+    t.do(("ship", 3), "foxes", ("zone", "goods"))  # seat 0 imports one card
     t.do(("ship", 3), "sugar", ("zone", "imports"))  # seat 1 (the sailed ship 0 is at sea too)
     assert st.goods[0] == ids(t, "foxes") and st.imports[1] == ids(t, "sugar")
-    t.do(("action", "import"), ("ship", 3), "candy", ("zone", "imports"))   # Jets, the last, follows
-    t.do(("action", "supply"), "seeds")              # sell
+    t.do(("action", "import"), ("ship", 3), "candy", ("zone", "imports"))  # Jets, the last, follows
+    t.do(("action", "supply"), "seeds")  # sell
     assert st.imports[0] == ids(t, "candy") and st.goods[0] == ids(t, "foxes", "jets")
-    assert st.credits == [10 + 8 + 2 + 4, 10 + 2]   # the ship's owner takes nothing
+    assert st.credits == [10 + 8 + 2 + 4, 10 + 2]  # the ship's owner takes nothing
     assert st.declared == 1 and t.phase == P_LOAD_CARD and t.decider == 1
     conserved(t)
 
 
-@pytest.mark.parametrize("key, cargo, last, hand", [("apples", ["wheat", "sugar"], "onions", ["potatoes", "candy"]),
-                                                    ("platinum_rings", ["foxes", "jets"], "sauna", ["candy"])])
+@pytest.mark.parametrize(
+    "key, cargo, last, hand",
+    [
+        ("apples", ["wheat", "sugar"], "onions", ["potatoes", "candy"]),
+        ("platinum_rings", ["foxes", "jets"], "sauna", ["candy"]),
+    ],
+)
 def test_hand_asks_can_be_asked_again_from_a_redrawn_hand(table, key, cargo, last, hand):
     from smuggle_envs.games.import_export.powers.immediates import HAND_ASKS
 
     t = finish(table, key, cargo, last, hand=hand)
     st = t.state
-    phase, player, options, ctx, public = st.ask
+    phase, _player, _options, ctx, public = st.ask
     assert phase == P_POWER and ctx[1] in HAND_ASKS and not public
-    redrawn = ids(t, "lumber", "laptops")                       # as if resampled for seat 1
+    redrawn = ids(t, "lumber", "laptops")  # as if resampled for seat 1
     for c in redrawn:
         st.deck.remove(c)
     st.deck += st.hands[0]

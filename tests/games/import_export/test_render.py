@@ -35,14 +35,24 @@ def test_render_every_phase_and_a_seat_sees_only_its_own_hand():
 
 
 def test_render_shows_harbors_ships_and_the_island(table):
-    t = table(3, hands={0: ["laptops"], 1: ["diamond_rings"]}, imports={1: ["champagne"]}, goods={2: ["cologne"]},
-              shipments={2: ["velvet_robes"]}, island=["beer"], credits={1: 24}, leader=1,
-              ships={0: {"contracts": ["miri_machines"], "cargo": ["telescopes"]},
-                     5: {"at_sea": True, "cargo": ["sugar", "bamboo"]}})
+    t = table(
+        3,
+        hands={0: ["laptops"], 1: ["diamond_rings"]},
+        imports={1: ["champagne"]},
+        goods={2: ["cologne"]},
+        shipments={2: ["velvet_robes"]},
+        island=["beer"],
+        credits={1: 24},
+        leader=1,
+        ships={
+            0: {"contracts": ["miri_machines"], "cargo": ["telescopes"]},
+            5: {"at_sea": True, "cargo": ["sugar", "bamboo"]},
+        },
+    )
     view = t.state.render(0)
     assert "leader: player 1" in view and "island: Beer" in view
     assert "player 1 (yellow): 24 credits, 1 cards" in view
-    assert "  hand: Laptops" in view and "Diamond Rings" not in view         # seat 1's hand is hidden
+    assert "  hand: Laptops" in view and "Diamond Rings" not in view  # seat 1's hand is hidden
     assert "imports: Champagne; goods: -" in view and "imports: -; goods: Cologne" in view
     assert "shipments: Velvet Robes" in view
     assert "ship 0 in harbor: contracts Miri Machines; needs [technology, technology]; loaded Telescopes" in view

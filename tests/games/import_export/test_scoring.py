@@ -19,10 +19,15 @@ def test_scoring_credits_and_containers_on_shipments_still_in_the_harbor(table):
     # "Each container that has been loaded onto a shipment that remains in your harbor ... is worth
     # 2 credits"; containers on a ship at sea score nothing; containers left on a ship whose
     # contract was discarded stay loaded and score too (R5.8).
-    t = table(3, credits={0: 20, 1: 14, 2: 8},
-              ships={0: {"contracts": ["miri_machines"], "cargo": ["laptops"]},
-                     3: {"at_sea": True, "cargo": ["batteries", "drones"]},
-                     4: {"cargo": ["almonds", "bamboo"]}})
+    t = table(
+        3,
+        credits={0: 20, 1: 14, 2: 8},
+        ships={
+            0: {"contracts": ["miri_machines"], "cargo": ["laptops"]},
+            3: {"at_sea": True, "cargo": ["batteries", "drones"]},
+            4: {"cargo": ["almonds", "bamboo"]},
+        },
+    )
     assert scores(t) == [20 + 2, 14, 8 + 2 * 2]
 
 
@@ -40,17 +45,18 @@ def test_scoring_rulebook_example_most_agriculture_gets_6_most_illegal_pays_6(ta
 
 
 def test_scoring_majority_bonuses_technology_consumer_6_luxury_8(table):
-    t = table(3, goods={0: ["laptops", "batteries"], 1: ["books", "cups"],
-                        2: ["jets", "drones"]})
+    t = table(3, goods={0: ["laptops", "batteries"], 1: ["books", "cups"], 2: ["jets", "drones"]})
     # seat 0: 2 tech (most: +6); seat 1: 2 consumer (+6); seat 2: 1 luxury (+8) and 1 tech.
     assert scores(t) == [10 + 2 + 6, 10 + 2 + 6, 10 + 2 + 8]
 
 
 def test_scoring_one_of_each_type_is_worth_10(table):
     # Seat 0 has one of each type; seat 1 the same but no illegal good. Ties split (R5.13).
-    t = table(2, goods={0: ["laptops", "almonds", "books", "jets", "fake_dvds"],
-                        1: ["batteries", "bamboo", "cups", "impalas"]})
-    majorities = 3 + 3 + 3 + 4        # tech, agri, consumer 6 / 2; luxury 8 / 2
+    t = table(
+        2,
+        goods={0: ["laptops", "almonds", "books", "jets", "fake_dvds"], 1: ["batteries", "bamboo", "cups", "impalas"]},
+    )
+    majorities = 3 + 3 + 3 + 4  # tech, agri, consumer 6 / 2; luxury 8 / 2
     assert scores(t) == [10 + 6 + majorities - 6 + 10, 10 + 4 + majorities]
 
 
@@ -64,12 +70,19 @@ def test_scoring_ties_split_the_bonus_rounded_up():
 
 def test_scoring_three_way_luxury_tie_gets_3_each(table):
     t = table(3, goods={0: ["jets"], 1: ["impalas"], 2: ["gold_watches"]})
-    assert scores(t) == [10 + 1 + 3] * 3                     # 8 / 3 = 2.67, rounded up
+    assert scores(t) == [10 + 1 + 3] * 3  # 8 / 3 = 2.67, rounded up
 
 
 def test_scoring_four_way_ties_round_the_bonus_up_and_the_penalty_toward_zero(table):
-    t = table(4, goods={0: ["laptops", "fake_dvds"], 1: ["batteries", "cannabis"],
-                        2: ["drones", "pistols"], 3: ["generators", "drugs"]})
+    t = table(
+        4,
+        goods={
+            0: ["laptops", "fake_dvds"],
+            1: ["batteries", "cannabis"],
+            2: ["drones", "pistols"],
+            3: ["generators", "drugs"],
+        },
+    )
     # technology: 6 / 4 = 1.5 -> 2 each; illegal: -6 / 4 = -1.5 -> -1 each.
     assert scores(t) == [10 + 1 + 2 + 2 - 1] * 4
 
@@ -111,8 +124,12 @@ def test_scoring_an_outright_winner_already_ahead_keeps_his_score(table):
 def test_scoring_uses_public_information_only(table):
     # The running score is a dense reward: redrawing what a player cannot see (other hands, the
     # deck) changes nothing, Velvet Robes (hand size) included.
-    t = table(3, hands={0: ["laptops", "almonds"], 1: ["books", "cups", "chairs"], 2: ["pistols"]},
-              shipments={1: ["velvet_robes"]}, goods={2: ["jets"]})
+    t = table(
+        3,
+        hands={0: ["laptops", "almonds"], 1: ["books", "cups", "chairs"], 2: ["pistols"]},
+        shipments={1: ["velvet_robes"]},
+        goods={2: ["jets"]},
+    )
     st = t.state
     before = st.scores()
     for seat in range(3):
@@ -121,8 +138,13 @@ def test_scoring_uses_public_information_only(table):
 
 def test_scoring_does_not_change_the_state(table):
     # Scoring computes the game-end moves (Diamond Rings, Cheap Shirts) without making them.
-    t = table(2, modules=("jutaku",), shipments={0: ["diamond_rings", "cups", "cheap_shirts"]},
-              imports={0: ["books", "fake_dvds"]}, goods={0: ["jets"]})
+    t = table(
+        2,
+        modules=("jutaku",),
+        shipments={0: ["diamond_rings", "cups", "cheap_shirts"]},
+        imports={0: ["books", "fake_dvds"]},
+        goods={0: ["jets"]},
+    )
     st = t.state
     zones = (st.shipments, st.imports, st.goods, st.credits, st.bank, st.owner)
     snapshot = repr(zones)

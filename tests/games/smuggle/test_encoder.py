@@ -14,7 +14,7 @@ from smuggle_envs.games.smuggle.rules import DISCARD, NUM_SEARCH_RECORDS, OVER, 
 
 def reference(state, p):
     game, n = state.game, state.n
-    rel = lambda seat: (seat - p) % n  # noqa: E731
+    rel = lambda seat: (seat - p) % n
 
     def seats(values):
         return [values[(p + i) % n] for i in range(n)]
@@ -61,11 +61,12 @@ def reference(state, p):
             for d, c in zip(seats(state.declared_duty), seats(list(state.declarations)))
         ],
         "search_record": [
-            v / 20 for s in seats(list(range(n)))
-            for v in state.search_record[s * NUM_SEARCH_RECORDS:(s + 1) * NUM_SEARCH_RECORDS]
+            v / 20
+            for s in seats(list(range(n)))
+            for v in state.search_record[s * NUM_SEARCH_RECORDS : (s + 1) * NUM_SEARCH_RECORDS]
         ],
-        "received_from": [c / 20 for c in seats(list(state.received_from[p * n:(p + 1) * n]))],
-        "received_lies": [c / 20 for c in seats(list(state.received_lies[p * n:(p + 1) * n]))],
+        "received_from": [c / 20 for c in seats(list(state.received_from[p * n : (p + 1) * n]))],
+        "received_lies": [c / 20 for c in seats(list(state.received_lies[p * n : (p + 1) * n]))],
     }
     layout = game.observation_layout
     assert list(pieces) == [piece.name for piece in layout.pieces]

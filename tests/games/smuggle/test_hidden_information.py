@@ -80,8 +80,8 @@ def test_receiver_cannot_see_the_passed_hand_before_accepting():
     a.stack_pack(["crown", "necklace", "necklace", "necklace"])
     b.stack_pack(["luggage", "luggage", "luggage", "luggage"])
     for s in (a, b):
-        s.apply_action(0)         # declare nothing
-        s.apply_action(497)       # the Officer lets it pass
+        s.apply_action(0)  # declare nothing
+        s.apply_action(497)  # the Officer lets it pass
     assert a.phase == RECEIVE and a.receiver == 2
     # Same declarations, different hands: everyone but the passer sees the same thing.
     for p in (0, 2, 3):
@@ -90,14 +90,14 @@ def test_receiver_cannot_see_the_passed_hand_before_accepting():
 
 
 def test_passer_remembers_cards_still_in_the_hand():
-    game = smuggle_envs.make_game("smuggle_v0", num_players=3)   # P1 and P2 pass to each other
+    game = smuggle_envs.make_game("smuggle_v0", num_players=3)  # P1 and P2 pass to each other
     s = game.new_initial_state(0)
     s.stack_pack(["wine", "cigars", "luggage", "luggage", "watch"])
     layout = game.observation_layout
-    s.apply_action(0)            # P1 declares nothing
-    s.apply_action(497)          # let pass
-    s.apply_action(498)          # P2 accepts
-    s.apply_action(500 + 1)      # P2 discards the cigars, draws the watch
+    s.apply_action(0)  # P1 declares nothing
+    s.apply_action(497)  # let pass
+    s.apply_action(498)  # P2 accepts
+    s.apply_action(500 + 1)  # P2 discards the cigars, draws the watch
     known = layout.get(s.observation(1), "known_in_hand") * 4
-    assert known.tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0, 2]   # wine and two luggage, not the watch
+    assert known.tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0, 2]  # wine and two luggage, not the watch
     assert layout.get(s.observation(0), "known_in_hand").sum() == 0

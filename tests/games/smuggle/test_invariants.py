@@ -9,8 +9,8 @@ import smuggle_envs
 from smuggle_envs.games.smuggle.actions import NUM_KINDS
 from smuggle_envs.games.smuggle.rules import OVER, RECEIVE
 
-GAMES_PER_CONFIG = 250   # x 4 player counts x 2 bankruptcy rules = 2,000 games
-MAX_DECISIONS = 3000     # far above the longest game seen (about 700 decisions)
+GAMES_PER_CONFIG = 250  # x 4 player counts x 2 bankruptcy rules = 2,000 games
+MAX_DECISIONS = 3000  # far above the longest game seen (about 700 decisions)
 
 
 def check_invariants(state, game):

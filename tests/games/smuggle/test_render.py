@@ -33,7 +33,7 @@ def test_render_shows_the_declaration_and_the_holder_his_hand():
     state = game.new_initial_state(0)
     state.stack_pack(["wine", "wine", "luggage", "luggage"])
     assert "live hand (P1): wine x2, luggage x2" in state.render(1)
-    state.apply_action(0)        # declare nothing
-    state.apply_action(497)      # let pass
+    state.apply_action(0)  # declare nothing
+    state.apply_action(497)  # let pass
     view = state.render(2)
     assert "P1 declared: nothing" in view and "duty paid" in view and "wine" not in view

@@ -67,7 +67,7 @@ def test_rule4_every_multiset_of_up_to_four_items_and_the_bag_claim_is_declarabl
     assert len(s.legal_actions()) == A.NUM_DECLARATIONS + 1 == 496
     assert A.declare([4, 0, 0, 0, 0, 0, 0, 0]) in s.legal_actions()
     with pytest.raises(ValueError):
-        A.declare([5, 0, 0, 0, 0, 0, 0, 0])   # a hand has only four cards
+        A.declare([5, 0, 0, 0, 0, 0, 0, 0])  # a hand has only four cards
 
 
 def test_rule5_believed_declaration_pays_declared_duty_to_officer_and_passes(table):
@@ -159,8 +159,7 @@ def test_rule13_loan_lets_a_balance_go_negative(table):
 
 
 def test_rule13_eliminate_puts_a_player_who_cannot_pay_out(table):
-    t = table(["crown", "necklace", "necklace", "necklace"], money_per_player=1000,
-              bankruptcy="eliminate")
+    t = table(["crown", "necklace", "necklace", "necklace"], money_per_player=1000, bankruptcy="eliminate")
     t.declare().search()
     s = t.state
     assert t.money == [2000, 0, 1000, 1000] and not s.active[1]
@@ -198,8 +197,9 @@ def test_rule13_eliminated_players_officer_round_is_skipped_and_game_ends_below_
 
 
 def test_rule13_game_ends_when_fewer_than_three_players_remain(table):
-    t = table(["crown", "necklace", "necklace", "necklace"], num_players=3,
-              money_per_player=1000, bankruptcy="eliminate")
+    t = table(
+        ["crown", "necklace", "necklace", "necklace"], num_players=3, money_per_player=1000, bankruptcy="eliminate"
+    )
     t.declare().search()
     assert t.state.is_terminal() and t.money == [2000, 0, 1000]
     assert t.state.returns() == [1.0, -1.0, -1.0]
@@ -208,7 +208,7 @@ def test_rule13_game_ends_when_fewer_than_three_players_remain(table):
 # ----- rule 14: the Diplomatic Bag -------------------------------------------------------------
 def test_rule14_officer_challenges_a_real_bag(table):
     t = table(["diplomatic bag", "crown", "necklace", LUG, "wine", LUG, LUG, LUG]).claim_bag().search()
-    assert t.money == [START - 200, START + 200, START, START]   # no duty or fine on the rest
+    assert t.money == [START - 200, START + 200, START, START]  # no duty or fine on the rest
     assert t.suitcase("diplomatic bag") == 1 and t.suitcase("crown") == 1
     assert t.state.holder == 2 and t.hand() == [LUG, LUG, LUG, "wine"]
 
@@ -314,12 +314,11 @@ def test_round_ends_when_fewer_than_four_cards_remain_for_a_fresh_hand(table):
         else:
             s.apply_action(s.legal_actions()[0])
     while s.phase != DECLARE:
-        s.apply_action(s.legal_actions()[0] if s.phase == DISCARD else
-                       A.LET_PASS if s.phase == OFFICER else A.ACCEPT)
+        s.apply_action(s.legal_actions()[0] if s.phase == DISCARD else A.LET_PASS if s.phase == OFFICER else A.ACCEPT)
     remaining = len(s.deck)
     assert remaining < 8
     s.apply_action(A.declare([0] * 8))
-    s.apply_action(A.SEARCH)         # searched: the next player needs 4 fresh cards
+    s.apply_action(A.SEARCH)  # searched: the next player needs 4 fresh cards
     if remaining < 4:
         assert s.rounds_played == 1 and s.officer == 1
     else:
@@ -342,7 +341,7 @@ def test_rule6_searched_hand_is_shown_to_every_player(table):
         obs = t.state.observation(p)
         shown = (layout.get(obs, "last_reveal") * 4).round().astype(int).tolist()
         assert shown == [1, 1, 0, 0, 1, 0, 0, 0, 0, 1]
-        assert layout.get(obs, "last_reveal_outcome").tolist() == [0, 1, 0, 0]   # caught lying
+        assert layout.get(obs, "last_reveal_outcome").tolist() == [0, 1, 0, 0]  # caught lying
         assert layout.get(obs, "last_reveal_seat")[(1 - p) % 4] == 1
 
 

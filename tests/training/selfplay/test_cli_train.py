@@ -25,13 +25,42 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def test_register_adds_train_with_its_options():
-    args = _parser().parse_args(["train", "smuggle_v0", "--players", "3", "--steps", "1000", "--out", "x",
-                                 "--resume", "--seed", "4", "--eval-games", "9", "--n-envs", "2",
-                                 "--vec", "subprocess", "--imitate", "random"])
+    args = _parser().parse_args(
+        [
+            "train",
+            "smuggle_v0",
+            "--players",
+            "3",
+            "--steps",
+            "1000",
+            "--out",
+            "x",
+            "--resume",
+            "--seed",
+            "4",
+            "--eval-games",
+            "9",
+            "--n-envs",
+            "2",
+            "--vec",
+            "subprocess",
+            "--imitate",
+            "random",
+        ]
+    )
     assert args.func is cli.cmd_train
-    assert (args.env_id, args.num_players, args.steps, args.out, args.resume, args.seed,
-            args.final_eval_games, args.n_envs, args.vec, args.imitate) == \
-        ("smuggle_v0", 3, 1000, "x", True, 4, 9, 2, "subprocess", "random")
+    assert (
+        args.env_id,
+        args.num_players,
+        args.steps,
+        args.out,
+        args.resume,
+        args.seed,
+        args.final_eval_games,
+        args.n_envs,
+        args.vec,
+        args.imitate,
+    ) == ("smuggle_v0", 3, 1000, "x", True, 4, 9, 2, "subprocess", "random")
     defaults = _parser().parse_args(["train", "smuggle_v0"])
     assert defaults.steps is None and defaults.out is None and not defaults.resume
     with pytest.raises(SystemExit):
@@ -40,8 +69,21 @@ def test_register_adds_train_with_its_options():
 
 def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
     out = tmp_path / "run"
-    base = ["train", "smuggle_v0", "--players", "3", "--out", str(out), "--n-envs", "2",
-            "--eval-games", "4", "--no-progress", "--imitate", "none"]
+    base = [
+        "train",
+        "smuggle_v0",
+        "--players",
+        "3",
+        "--out",
+        str(out),
+        "--n-envs",
+        "2",
+        "--eval-games",
+        "4",
+        "--no-progress",
+        "--imitate",
+        "none",
+    ]
     args = _parser().parse_args(base + ["--steps", "512"])
     assert args.func(args) == 0
     text = capsys.readouterr().out
@@ -59,13 +101,16 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
     assert json.loads((out / "config.json").read_text())["steps"] == 1024
 
 
-@pytest.mark.parametrize("argv, error, match", [
-    (["train", "nope_v0"], ConfigError, "unknown env id"),
-    (["train", "smuggle_v0", "--steps", "0"], ConfigError, "steps must be a positive int"),
-    (["train", "smuggle_v0", "--players", "9"], ConfigError, "num_players=9 is out of range"),
-    (["train", "smuggle_v0", "--n-envs", "0"], ConfigError, "n_envs"),
-    (["train", "smuggle_v0", "--resume"], UsageError, "holds no training run"),
-])
+@pytest.mark.parametrize(
+    "argv, error, match",
+    [
+        (["train", "nope_v0"], ConfigError, "unknown env id"),
+        (["train", "smuggle_v0", "--steps", "0"], ConfigError, "steps must be a positive int"),
+        (["train", "smuggle_v0", "--players", "9"], ConfigError, "num_players=9 is out of range"),
+        (["train", "smuggle_v0", "--n-envs", "0"], ConfigError, "n_envs"),
+        (["train", "smuggle_v0", "--resume"], UsageError, "holds no training run"),
+    ],
+)
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):
     args = _parser().parse_args(argv + ["--out", str(tmp_path / "r")])
     with pytest.raises(error, match=match):
@@ -75,8 +120,7 @@ def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):
 def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_path):
     out = tmp_path / "r"
     out.mkdir()
-    (out / "config.json").write_text(json.dumps({"env_id": "smuggle_v0", "num_players": 4, "seed": 0,
-                                                 "n_envs": 8}))
+    (out / "config.json").write_text(json.dumps({"env_id": "smuggle_v0", "num_players": 4, "seed": 0, "n_envs": 8}))
     args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out)])
     with pytest.raises(UsageError, match="already holds a training run"):
         args.func(args)
@@ -91,8 +135,13 @@ def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_p
 
 
 def test_module_entry_point_prints_one_line_errors():
-    result = subprocess.run([sys.executable, "-m", "training.selfplay", "train", "nope_v0"],
-                            capture_output=True, text=True, timeout=120, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "training.selfplay", "train", "nope_v0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "unknown env id" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

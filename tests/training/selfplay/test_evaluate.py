@@ -38,7 +38,7 @@ def test_the_agent_sits_in_every_seat():
     class Where(RandomAgent):
         def reset(self, seed=None):
             super().reset(seed)
-            seen.append(seed % 1000)            # play_game resets seat i with seed * 1000 + i
+            seen.append(seed % 1000)  # play_game resets seat i with seed * 1000 + i
 
     evaluate(game, Where(), "random", games=6, seed=7)
     assert seen == [0, 1, 2, 0, 1, 2]

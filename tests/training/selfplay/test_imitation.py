@@ -17,13 +17,13 @@ def test_returns_are_the_learners_reward_summed():
     data = collect(game, "rule", samples=300, seed=0, reward_mode="win_loss", gamma=1.0)
     assert len(data) >= 300 and set(np.unique(data.returns)) <= {-1.0, 1.0}
     assert data.observations.dtype == np.float32 and data.masks.dtype == bool
-    assert all(data.masks[i, a] for i, a in enumerate(data.actions))        # legal
+    assert all(data.masks[i, a] for i, a in enumerate(data.actions))  # legal
     # With shaping, a seat's first decision carries dense * (final - initial normalised score)
     # + its final reward: the same total SelfPlayEnv pays over a game.
     dense = 2.0
     first = collect(game, "rule", samples=1, seed=3, reward_mode="rank", dense_score=dense, gamma=1.0)
     state = game.new_initial_state(int(np.random.default_rng(3).integers(2**63)))
-    seat = state.current_player()               # the first row is this seat's first decision
+    seat = state.current_player()  # the first row is this seat's first decision
     rng = np.random.default_rng(3)
     rng.integers(2**63)
     from agents import make_agent
@@ -44,14 +44,15 @@ def test_cloning_makes_the_policy_play_like_the_teacher():
 
     game = make_game("smuggle_v0", num_players=3)
     data = collect(game, "rule", samples=3000, seed=1)
-    model = MaskablePPO("MlpPolicy", SelfPlayEnv(game), seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [64, 64]})
+    model = MaskablePPO("MlpPolicy", SelfPlayEnv(game), seed=0, device="cpu", policy_kwargs={"net_arch": [64, 64]})
 
     def nll():
         with torch.no_grad():
-            _, logp, _ = model.policy.evaluate_actions(torch.as_tensor(data.observations),
-                                                       torch.as_tensor(data.actions),
-                                                       action_masks=torch.as_tensor(data.masks))
+            _, logp, _ = model.policy.evaluate_actions(
+                torch.as_tensor(data.observations),
+                torch.as_tensor(data.actions),
+                action_masks=torch.as_tensor(data.masks),
+            )
         return float(-logp.mean())
 
     before = nll()

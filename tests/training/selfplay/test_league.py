@@ -18,16 +18,16 @@ def test_new_entries_start_even_and_harder_opponents_get_more_weight(tmp_path):
     league = _league(tmp_path)
     assert league.probabilities() == pytest.approx([0.5, 0.5])
     for _ in range(200):
-        league.record("rule", 0.0)          # the learner loses to the rule bot...
-        league.record("random", 1.0)        # ... and beats random
+        league.record("rule", 0.0)  # the learner loses to the rule bot...
+        league.record("random", 1.0)  # ... and beats random
     p_rule, p_random = league.probabilities()
-    assert p_rule > 0.9 and p_random > 0     # the floor keeps random in play
+    assert p_rule > 0.9 and p_random > 0  # the floor keeps random in play
     assert league.win_rate(league.entries[0]) < 0.05 < 0.95 < league.win_rate(league.entries[1])
     # A fresh entry gets the prior (50%), between the two.
     league.add(Entry("x", "random", "random"))
     w = dict(zip([e.id for e in league.entries], league.weights()))
     assert w["rule"] > w["x"] > w["random"]
-    assert w["x"] == pytest.approx(0.25)     # (1 - 0.5)^2
+    assert w["x"] == pytest.approx(0.25)  # (1 - 0.5)^2
 
 
 def test_weightings(tmp_path):
@@ -52,18 +52,17 @@ def test_results_decay_so_the_rate_follows_the_learner(tmp_path):
         league.record("rule", 0.0)
     for _ in range(100):
         league.record("rule", 1.0)
-    assert league.win_rate(rule) > 0.9            # recent wins dominate
+    assert league.win_rate(rule) > 0.9  # recent wins dominate
     assert rule.total_games == 300 and rule.total_wins == 100
-    league.record("retired", 1.0)                 # results for entries no longer in the pool: ignored
+    league.record("retired", 1.0)  # results for entries no longer in the pool: ignored
 
 
 def test_record_game_scores_pairwise_results_from_the_learners_seat(tmp_path):
     league = _league(tmp_path)
     # Learner at seat 1 with 50; seat 0 (rule) has 80, seat 2 (random) 10, seat 3 (rule) 50.
-    league.record_game({"seat": 1, "opponents": ["rule", None, "random", "rule"],
-                        "scores": [80.0, 50.0, 10.0, 50.0]})
+    league.record_game({"seat": 1, "opponents": ["rule", None, "random", "rule"], "scores": [80.0, 50.0, 10.0, 50.0]})
     rule, rand = league.entries
-    assert rule.total_games == 2 and rule.total_wins == 0.5      # a loss and a tie
+    assert rule.total_games == 2 and rule.total_wins == 0.5  # a loss and a tie
     assert rand.total_games == 1 and rand.total_wins == 1.0
 
 
@@ -80,7 +79,7 @@ def test_snapshots_are_saved_and_the_oldest_retired(tmp_path):
         assert (tmp_path / entry.spec).exists()
     ids = [e.id for e in league.entries]
     assert ids == ["rule", "random", "snapshot@200", "snapshot@300"]
-    assert (tmp_path / "snapshots" / "snapshot_0000000100.zip").exists()     # file kept
+    assert (tmp_path / "snapshots" / "snapshot_0000000100.zip").exists()  # file kept
     pool = dict(league.pool())
     assert pool["rule"] == "rule"
     assert pool["snapshot@300"].startswith("ppo:") and pool["snapshot@300"].endswith("snapshot_0000000300.zip")

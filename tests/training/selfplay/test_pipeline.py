@@ -20,15 +20,31 @@ from smuggle_envs import ENV_IDS, make_game
 from training.selfplay.league import League
 from training.selfplay.trainer import TrainConfig, Trainer, rule_bot_available
 
-STEPS = 2048                           # 8 rollouts of n_envs * n_steps = 256
+STEPS = 2048  # 8 rollouts of n_envs * n_steps = 256
 
 
 def tiny(env_id: str, **overrides) -> TrainConfig:
-    config = dict(env_id=env_id, steps=STEPS, n_envs=2, n_steps=128, batch_size=256, n_epochs=1,
-                  net_arch=(32, 32), snapshot_every=512, max_snapshots=2, checkpoint_every=1024,
-                  eval_every=1024, eval_games=4, final_eval_games=8, dense_score=1.0,
-                  imitate="rule", imitation_samples=500, imitation_epochs=1,
-                  progress=False, tensorboard=True)
+    config = {
+        "env_id": env_id,
+        "steps": STEPS,
+        "n_envs": 2,
+        "n_steps": 128,
+        "batch_size": 256,
+        "n_epochs": 1,
+        "net_arch": (32, 32),
+        "snapshot_every": 512,
+        "max_snapshots": 2,
+        "checkpoint_every": 1024,
+        "eval_every": 1024,
+        "eval_games": 4,
+        "final_eval_games": 8,
+        "dense_score": 1.0,
+        "imitate": "rule",
+        "imitation_samples": 500,
+        "imitation_epochs": 1,
+        "progress": False,
+        "tensorboard": True,
+    }
     config.update(overrides)
     return TrainConfig(**config)
 
@@ -65,8 +81,15 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
     a = tmp_path / "a"
     summary = Trainer(config, a, log=logs.append).run()
     assert summary["steps"] >= STEPS
-    for name in ("config.json", "final.zip", "final_eval.json", "eval.csv", "learning_curve.png",
-                 "league/league.json", "checkpoints/latest.txt"):
+    for name in (
+        "config.json",
+        "final.zip",
+        "final_eval.json",
+        "eval.csv",
+        "learning_curve.png",
+        "league/league.json",
+        "checkpoints/latest.txt",
+    ):
         assert (a / name).exists(), name
     assert (a / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     events = list((a / "tb").rglob("events.out.tfevents.*"))
@@ -82,12 +105,12 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
     # League: snapshots every 512 steps, the newest 2 kept in the pool, and every entry played.
     league = League.load(a / "league")
     snaps = [e for e in league.entries if e.kind == "snapshot"]
-    assert [e.added_at for e in snaps] == [1024, 1536]           # 512 retired; none at the end
+    assert [e.added_at for e in snaps] == [1024, 1536]  # 512 retired; none at the end
     assert len(list((a / "league" / "snapshots").glob("*.zip"))) == 3
     fixed = {e.id for e in league.entries if e.kind != "snapshot"}
     assert fixed == ({"rule", "random"} if has_rule else {"random"})
     played = {e.id for e in league.entries if e.total_games > 0}
-    assert fixed <= played and any(s.id in played for s in snaps)        # snapshots were sampled
+    assert fixed <= played and any(s.id in played for s in snaps)  # snapshots were sampled
     assert sum(league.probabilities()) == pytest.approx(1.0)
 
     # Evaluations: at 0, 1024 and the final one (2048), against each baseline.
@@ -98,8 +121,7 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
     assert {r[1] for r in rows[1:]} == set(baselines)
     final = json.loads((a / "final_eval.json").read_text())
     assert [r["opponent"] for r in final["results"]] == baselines
-    assert all(r["games"] == 8 and 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1
-               for r in final["results"])
+    assert all(r["games"] == 8 and 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1 for r in final["results"])
     assert any("final evaluation" in line for line in logs)
     warm = "warm start: cloned 'rule'" if has_rule else "has no rule-based bot: no imitation"
     assert any(warm in line for line in logs)
@@ -127,13 +149,22 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
     assert all(torch.equal(pa[k], pb[k]) for k in pa), "resumed run diverged from the uninterrupted one"
     assert json.loads((a / "league/league.json").read_text()) == json.loads((b / "league/league.json").read_text())
     assert _csv(a / "eval.csv") == _csv(b / "eval.csv")
-    assert json.loads((a / "final_eval.json").read_text())["results"] == \
-        json.loads((b / "final_eval.json").read_text())["results"]
+    assert (
+        json.loads((a / "final_eval.json").read_text())["results"]
+        == json.loads((b / "final_eval.json").read_text())["results"]
+    )
 
 
 def test_resume_with_more_steps_continues_from_the_final_checkpoint(tmp_path):
-    config = tiny("smuggle_v0", steps=512, eval_every=10_000, snapshot_every=256, eval_games=2,
-                  final_eval_games=2, tensorboard=False)
+    config = tiny(
+        "smuggle_v0",
+        steps=512,
+        eval_every=10_000,
+        snapshot_every=256,
+        eval_games=2,
+        final_eval_games=2,
+        tensorboard=False,
+    )
     Trainer(config, tmp_path).run()
     first = _params(tmp_path / "final.zip")
     logs: list[str] = []
@@ -146,15 +177,23 @@ def test_resume_with_more_steps_continues_from_the_final_checkpoint(tmp_path):
     Trainer(config, tmp_path, log=logs.append).run(resume=True)
     assert any("already trained" in line for line in logs)
     rows = _csv(tmp_path / "eval.csv")
-    assert [int(r[0]) for r in rows[1:]].count(1024) == 2           # random and rule, once each
+    assert [int(r[0]) for r in rows[1:]].count(1024) == 2  # random and rule, once each
 
 
 def test_bad_configs_are_clear_errors(tmp_path):
     from smuggle_envs.core.errors import ConfigError
 
-    for bad in ({"steps": 0}, {"vec": "threads"}, {"reward_mode": "money"}, {"n_envs": -1},
-                {"weighting": "easy"}, {"baselines_in_league": ("human",)}, {"eval_games": -1},
-                {"imitate": "teacher"}, {"imitation_samples": -5}):
+    for bad in (
+        {"steps": 0},
+        {"vec": "threads"},
+        {"reward_mode": "money"},
+        {"n_envs": -1},
+        {"weighting": "easy"},
+        {"baselines_in_league": ("human",)},
+        {"eval_games": -1},
+        {"imitate": "teacher"},
+        {"imitation_samples": -5},
+    ):
         with pytest.raises(ConfigError):
             Trainer(TrainConfig(**bad), tmp_path)
     with pytest.raises(ConfigError, match="unknown env id"):

@@ -22,8 +22,15 @@ def _save_model(directory, **policy_kwargs) -> str:
     from sb3_contrib import MaskablePPO
 
     env = SelfPlayEnv("smuggle_v0", {"num_players": 3})
-    model = MaskablePPO("MlpPolicy", env, seed=3, device="cpu", n_steps=64, batch_size=64,
-                        policy_kwargs={"net_arch": [32, 16], **policy_kwargs})
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=3,
+        device="cpu",
+        n_steps=64,
+        batch_size=64,
+        policy_kwargs={"net_arch": [32, 16], **policy_kwargs},
+    )
     path = directory / "model.zip"
     model.save(path)
     return str(path)
@@ -82,12 +89,12 @@ def test_ppo_agent_is_an_agent_kind_and_plays_whole_games(model_path):
     game = make_game("smuggle_v0", num_players=3)
     agent = make_agent(f"ppo:{model_path}", game, seed=1)
     assert isinstance(agent, PPOAgent) and agent.name == "ppo"
-    built, label = build_agent(f"ppo:{model_path}", game, seed=1)     # the CLI's builder
+    built, label = build_agent(f"ppo:{model_path}", game, seed=1)  # the CLI's builder
     assert isinstance(built, PPOAgent) and label == f"ppo:{model_path}"
     lineup = [agent, make_agent("rule", game, seed=2), make_agent("random", game, seed=3)]
     first = play_game(game, lineup, seed=5)
     again = play_game(game, lineup, seed=5)
-    assert first.is_terminal() and first.history == again.history           # seeded
+    assert first.is_terminal() and first.history == again.history  # seeded
     det = PPOAgent(game, model_path, deterministic=True)
     obs, mask = _positions(game, 1)[0]
     assert det.act(obs, mask) == det.act(obs, mask)
@@ -107,7 +114,7 @@ def test_loading_does_not_disturb_the_global_rngs(model_path, tmp_path):
     import shutil
 
     copy = tmp_path / "copy.zip"
-    shutil.copy(model_path, copy)                  # a new file: not in the cache, really loaded
+    shutil.copy(model_path, copy)  # a new file: not in the cache, really loaded
     torch.manual_seed(123)
     np.random.seed(123)
     random.seed(123)
@@ -135,7 +142,7 @@ def test_torch_fallback_for_policies_numpy_cannot_copy(model_path):
     game = make_game("smuggle_v0", num_players=3)
     agent = PPOAgent(game, model_path, seed=0, deterministic=True)
     numpy_policy = agent.policy
-    agent.policy = None                            # as for a custom feature extractor
+    agent.policy = None  # as for a custom feature extractor
     for obs, mask in _positions(game, 50, seed=1):
         assert agent.act(obs, mask) == numpy_policy.act(obs, mask)
     sampler = PPOAgent(game, model_path, seed=0)
@@ -153,8 +160,9 @@ def test_a_person_can_play_against_the_trained_model(model_path, capsys, monkeyp
     from training import cli
 
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
-    args = argparse.Namespace(env_id="smuggle_v0", players=3, seat=0, seed=4,
-                              bots=f"ppo:{model_path}", save_replay=None)
+    args = argparse.Namespace(
+        env_id="smuggle_v0", players=3, seat=0, seed=4, bots=f"ppo:{model_path}", save_replay=None
+    )
     assert cli.cmd_play(args) == 0
     out = capsys.readouterr().out
     assert f"P1 is ppo:{model_path}" in out and f"P1 (ppo:{model_path}):" in out

@@ -46,11 +46,15 @@ class ToyGame(Game):
     @property
     def observation_layout(self) -> ObservationLayout:
         n = self.num_players
-        return ObservationLayout([Piece("secret", 4, "my secret card, one-hot"),
-                                  Piece("points", n, "points / 10, seat-relative", 0.0, 10.0),
-                                  Piece("turn", 1, "decisions made / all")])
+        return ObservationLayout(
+            [
+                Piece("secret", 4, "my secret card, one-hot"),
+                Piece("points", n, "points / 10, seat-relative", 0.0, 10.0),
+                Piece("turn", 1, "decisions made / all"),
+            ]
+        )
 
-    def new_initial_state(self, seed=None) -> "ToyState":
+    def new_initial_state(self, seed=None) -> ToyState:
         return ToyState(self, seed)
 
     def action_to_string(self, action: int) -> str:
@@ -88,7 +92,7 @@ class ToyState(State):
         obs[4 + n] = len(self.history) / len(self.game.config.order)
         return obs
 
-    def clone(self) -> "ToyState":
+    def clone(self) -> ToyState:
         twin = ToyState.__new__(ToyState)
         twin.__dict__.update(self.__dict__)
         twin.rng = random.Random()
@@ -96,7 +100,7 @@ class ToyState(State):
         twin.history, twin.points, twin.secrets = list(self.history), list(self.points), list(self.secrets)
         return twin
 
-    def resample(self, player: int, rng: random.Random) -> "ToyState":
+    def resample(self, player: int, rng: random.Random) -> ToyState:
         twin = self.clone()
         twin.secrets = [s if p == player else rng.randrange(4) for p, s in enumerate(self.secrets)]
         return twin
@@ -150,8 +154,12 @@ def test_reward_is_the_learners_own_return_whoever_wins(mode):
     at the end, although an opponent makes the last move whenever the learner is not seat 2."""
     seen_seats, seen_outcomes = set(), set()
     for opp_action, my_action in ((3, 0), (0, 3), (2, 2)):
-        env = SelfPlayEnv(ToyGame(num_players=3), pool=[("s", str(opp_action))],
-                          agent_factory=lambda spec, game, seed: Scripted(int(spec)), reward_mode=mode)
+        env = SelfPlayEnv(
+            ToyGame(num_players=3),
+            pool=[("s", str(opp_action))],
+            agent_factory=lambda spec, game, seed: Scripted(int(spec)),
+            reward_mode=mode,
+        )
         for seed in range(30):
             rewards, info = _play_toy(env, my_action, seed)
             state, seat = env.state, env.seat
@@ -159,7 +167,7 @@ def test_reward_is_the_learners_own_return_whoever_wins(mode):
             expected = state.returns(mode)[seat]
             assert rewards[-1] == pytest.approx(expected)
             assert all(r == 0.0 for r in rewards[:-1])
-            assert len(rewards) == 2                        # the learner's two decisions
+            assert len(rewards) == 2  # the learner's two decisions
             scores = state.scores()
             top = max(scores)
             if mode == "win_loss":
@@ -168,13 +176,17 @@ def test_reward_is_the_learners_own_return_whoever_wins(mode):
             seen_outcomes.add((scores[seat] == top, scores.count(top)))
             assert info["selfplay"]["seat"] == seat and info["selfplay"]["scores"] == scores
     assert seen_seats == {0, 1, 2}
-    assert {(True, 1), (False, 1)} <= seen_outcomes          # learner won alone, another seat won
+    assert {(True, 1), (False, 1)} <= seen_outcomes  # learner won alone, another seat won
 
 
 def test_a_different_winner_gives_the_learner_a_loss_not_the_winners_reward():
     # Seat 0 is the learner; seat 1 always plays 3 and makes the final move; seat 2 plays 0.
-    env = SelfPlayEnv(ToyGame(num_players=3, order=(0, 2, 1)), pool=[("a", "3"), ("b", "0")],
-                      agent_factory=lambda spec, game, seed: Scripted(int(spec)), learner_seat=0)
+    env = SelfPlayEnv(
+        ToyGame(num_players=3, order=(0, 2, 1)),
+        pool=[("a", "3"), ("b", "0")],
+        agent_factory=lambda spec, game, seed: Scripted(int(spec)),
+        learner_seat=0,
+    )
     losses = 0
     for seed in range(40):
         env.reset(seed=seed)
@@ -184,14 +196,15 @@ def test_a_different_winner_gives_the_learner_a_loss_not_the_winners_reward():
         assert terminated
         returns = env.state.returns("win_loss")
         assert reward == returns[0]
-        assert returns[1] == 1.0 and reward == -1.0            # seat 1 won, the last mover
+        assert returns[1] == 1.0 and reward == -1.0  # seat 1 won, the last mover
         losses += 1
     assert losses > 3
 
 
 def test_smuggle_rewards_match_the_engine_returns_for_every_seat():
-    env = SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=[("random", "random"), ("rule", "rule")],
-                      reward_mode="score")
+    env = SelfPlayEnv(
+        "smuggle_v0", {"num_players": 4}, pool=[("random", "random"), ("rule", "rule")], reward_mode="score"
+    )
     rng = np.random.default_rng(0)
     seats = Counter()
     for seed in range(12):
@@ -199,7 +212,7 @@ def test_smuggle_rewards_match_the_engine_returns_for_every_seat():
         total, steps = 0.0, 0
         while True:
             mask = env.action_masks()
-            _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            _, reward, terminated, truncated, _info = env.step(int(rng.choice(np.flatnonzero(mask))))
             steps += 1
             if not (terminated or truncated):
                 assert reward == 0.0
@@ -210,7 +223,7 @@ def test_smuggle_rewards_match_the_engine_returns_for_every_seat():
         assert total == pytest.approx(returns[env.seat])
         assert total != pytest.approx(returns[(env.seat + 1) % 4])  # not a neighbour's money
         seats[env.seat] += 1
-        assert steps == _deciders(env).count(env.seat)       # one step per learner decision
+        assert steps == _deciders(env).count(env.seat)  # one step per learner decision
     assert len(seats) >= 3
 
 
@@ -248,7 +261,7 @@ def test_masks_and_observations_are_the_learners():
         if terminated:
             assert not env.action_masks().any()
             obs, _ = env.reset()
-    assert len(kinds_of_masks) >= 3          # declare (496), officer/receive (2), discards
+    assert len(kinds_of_masks) >= 3  # declare (496), officer/receive (2), discards
 
 
 def test_illegal_learner_action_raises_and_changes_nothing():
@@ -287,7 +300,7 @@ def test_seats_are_randomised_and_seeded():
         seats.append(env.seat)
     counts = Counter(seats)
     assert set(counts) == {0, 1, 2, 3}
-    assert min(counts.values()) >= 30                           # about 50 each
+    assert min(counts.values()) >= 30  # about 50 each
     again = SelfPlayEnv("smuggle_v0", {"num_players": 4})
     for seed in range(0, 200, 17):
         obs, _ = again.reset(seed=seed)
@@ -299,19 +312,19 @@ def test_seats_are_randomised_and_seeded():
     a, b = SelfPlayEnv("smuggle_v0"), SelfPlayEnv("smuggle_v0")
     a.reset(seed=5)
     b.reset(seed=5)
-    assert [a.reset()[0].tolist() + [a.seat] for _ in range(5)] == \
-           [b.reset()[0].tolist() + [b.seat] for _ in range(5)]
+    assert [a.reset()[0].tolist() + [a.seat] for _ in range(5)] == [b.reset()[0].tolist() + [b.seat] for _ in range(5)]
 
 
 def test_learner_seat_can_be_fixed_and_opponents_follow_the_pool_weights():
-    env = SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=[("a", "random"), ("b", "rule")],
-                      weights=[3, 1], learner_seat=2)
+    env = SelfPlayEnv(
+        "smuggle_v0", {"num_players": 4}, pool=[("a", "random"), ("b", "rule")], weights=[3, 1], learner_seat=2
+    )
     ids = Counter()
     for seed in range(100):
         env.reset(seed=seed)
         assert env.seat == 2 and env.opponent_ids[2] is None
         ids.update(i for i in env.opponent_ids if i is not None)
-    assert 0.65 < ids["a"] / (ids["a"] + ids["b"]) < 0.85        # 3:1
+    assert 0.65 < ids["a"] / (ids["a"] + ids["b"]) < 0.85  # 3:1
     env.set_pool([("b", "rule")])
     env.reset(seed=0)
     assert [i for i in env.opponent_ids if i] == ["b", "b", "b"]
@@ -443,7 +456,7 @@ def test_snapshot_restores_the_episode_in_progress_exactly():
     b = SelfPlayEnv("smuggle_v0", {"num_players": 4})
     b.set_snapshot(snap)
     assert b.get_snapshot() == snap
-    for _ in range(300):                                  # through several episodes
+    for _ in range(300):  # through several episodes
         np.testing.assert_array_equal(a._observation(), b._observation())
         np.testing.assert_array_equal(a.action_masks(), b.action_masks())
         action = int(rng.choice(np.flatnonzero(a.action_masks())))

@@ -13,14 +13,14 @@ from __future__ import annotations
 import pytest
 
 import smuggle_envs
-from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.core.outcomes import ranks
+from smuggle_envs.games.smuggle import actions as A
 from training.tournament.analytics import analyze_tournament, analyzer_for
 from training.tournament.db import AgentEntry, TournamentDB
 from training.tournament.schedule import GameSpec
 
 SEED = 60
-SEATING = ["alice", "bob", "carol", "dave"]      # P0 alice is the Officer all along
+SEATING = ["alice", "bob", "carol", "dave"]  # P0 alice is the Officer all along
 
 
 def _declare(game, *items):
@@ -33,25 +33,32 @@ def _declare(game, *items):
 def _scripted_game():
     game = smuggle_envs.make_game("smuggle_v0", num_players=4)
     state = game.new_initial_state(SEED)
-    hand = lambda: sorted(game.kind_names[k] for k in state.hand_cards())  # noqa: E731
-    discard = lambda item: A.discard(game.kind(item))                      # noqa: E731
+    hand = lambda: sorted(game.kind_names[k] for k in state.hand_cards())
+    discard = lambda item: A.discard(game.kind(item))
     script = [
         # 1. bob (P1) declares the truth, 375 duty; alice lets pass; carol accepts.
         (1, ["brandy", "luggage", "watch", "watch"], _declare(game, "brandy", "watch", "watch")),
-        (0, None, A.LET_PASS), (2, None, A.ACCEPT), (2, None, discard("luggage")),
+        (0, None, A.LET_PASS),
+        (2, None, A.ACCEPT),
+        (2, None, discard("luggage")),
         # 2. carol lies: declares brandy, hides three watches (450 duty); alice searches: caught,
         #    fines 150 + 3 x 300 = 1050.
-        (2, ["brandy", "watch", "watch", "watch"], _declare(game, "brandy")), (0, None, A.SEARCH),
+        (2, ["brandy", "watch", "watch", "watch"], _declare(game, "brandy")),
+        (0, None, A.SEARCH),
         # 3. dave truly claims the Bag; alice searches: real Bag, alice pays dave 200.
-        (3, ["camera", "diplomatic bag", "luggage", "perfume"], A.CLAIM_BAG), (0, None, A.SEARCH),
+        (3, ["camera", "diplomatic bag", "luggage", "perfume"], A.CLAIM_BAG),
+        (0, None, A.SEARCH),
         # 4. bob lies: declares wine (pays 25), hides cigars and brandy (125 duty); alice lets
         #    pass; carol informs: caught, fines 50 + 100 + 150 = 300; alice pays carol 100.
-        (1, ["brandy", "cigars", "luggage", "wine"], _declare(game, "wine")), (0, None, A.LET_PASS),
+        (1, ["brandy", "cigars", "luggage", "wine"], _declare(game, "wine")),
+        (0, None, A.LET_PASS),
         (2, None, A.INFORM),
         # 5. carol falsely claims the Bag (necklace + perfume, 350 duty); alice lets pass; dave
         #    accepts, discards a luggage and draws wine.
-        (2, ["luggage", "luggage", "necklace", "perfume"], A.CLAIM_BAG), (0, None, A.LET_PASS),
-        (3, None, A.ACCEPT), (3, None, discard("luggage")),
+        (2, ["luggage", "luggage", "necklace", "perfume"], A.CLAIM_BAG),
+        (0, None, A.LET_PASS),
+        (3, None, A.ACCEPT),
+        (3, None, discard("luggage")),
         # 6. dave declares the truth (375 duty); alice searches: truthful, pays dave 200, gets 375.
         (3, ["luggage", "necklace", "perfume", "wine"], _declare(game, "necklace", "perfume", "wine")),
         (0, None, A.SEARCH),
@@ -71,10 +78,14 @@ def _store(tmp_path, state):
     spec = GameSpec(0, 0, SEED, (0, 1, 2, 3), (0, 1, 2, 3))
     t, _ = db.find_or_create("smuggle_v0", state.game.config.to_dict(), agents, 1, SEED, [spec])
     scores = state.scores()
-    assert db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                    "actions": list(state.history), "terminal": state.is_terminal()})
-    assert not db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                        "actions": list(state.history)})   # never stored twice
+    assert db.insert_game(
+        t,
+        spec,
+        {"scores": scores, "ranks": ranks(scores), "actions": list(state.history), "terminal": state.is_terminal()},
+    )
+    assert not db.insert_game(
+        t, spec, {"scores": scores, "ranks": ranks(scores), "actions": list(state.history)}
+    )  # never stored twice
     return db, t
 
 

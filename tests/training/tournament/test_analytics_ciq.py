@@ -54,7 +54,7 @@ def _scripted_game():
         for action in actions:
             state.apply_action(action)
     assert [state.imp_size[q] for q in range(2)] == [25, 7]
-    assert not state.tol[0] and not state.tol[1]          # both customs workers fired
+    assert not state.tol[0] and not state.tol[1]  # both customs workers fired
     return state
 
 
@@ -64,8 +64,11 @@ def _store(tmp_path, state):
     spec = GameSpec(0, 0, SEED, (0, 1), (0, 1))
     t, _ = db.find_or_create("ciq_v0", state.game.config.to_dict(), agents, 1, SEED, [spec])
     scores = state.scores()
-    assert db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                    "actions": list(state.history), "terminal": state.is_terminal()})
+    assert db.insert_game(
+        t,
+        spec,
+        {"scores": scores, "ranks": ranks(scores), "actions": list(state.history), "terminal": state.is_terminal()},
+    )
     return db, t
 
 
@@ -120,14 +123,44 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
 
 def test_analyze_a_small_tournament_end_to_end(tmp_path, run_cli, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert run_cli(["tournament", "ciq_v0", "--players", "2", "--agents", "random,random", "--games", "2",
-                    "--workers", "1", "--db", db, "--quiet", "--no-plots"]) == 0
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "ciq_v0",
+                "--players",
+                "2",
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert run_cli(["analyze", db]) == 0
     out = capsys.readouterr().out
     assert "=== tournament 1: ciq_v0" in out and "no hidden-information analysis" not in out
-    for metric in ("shipments", "chances", "smuggle rate", "caught", "worth", "Fires", "Fire rate",
-                   "justified", "precision", "recall", "Tolerance lost"):
+    for metric in (
+        "shipments",
+        "chances",
+        "smuggle rate",
+        "caught",
+        "worth",
+        "Fires",
+        "Fire rate",
+        "justified",
+        "precision",
+        "recall",
+        "Tolerance lost",
+    ):
         assert metric in out
     assert (tmp_path / "r_t1_smuggling.csv").is_file() and (tmp_path / "r_t1_smuggling.png").is_file()
 
@@ -142,11 +175,11 @@ def test_random_games_agree_between_shippers_and_targets():
             state.apply_action(rng.choice(list(state.legal_actions())))
         analysis.add_game("ciq_v0", game.config.to_dict(), seed, list(state.history), ["x", "y", "z"])
     agents = analysis.ordered()
-    total = lambda attr: sum(getattr(s, attr) for s in agents)    # noqa: E731
+    total = lambda attr: sum(getattr(s, attr) for s in agents)
     assert total("smuggles") == total("faced") > 0
-    assert total("into_face") == total("able") < total("smuggles")   # some targets had no face card
+    assert total("into_face") == total("able") < total("smuggles")  # some targets had no face card
     assert total("caught") == total("fires") > 0
     assert total("stopped_against") == total("cards_stopped")
     assert total("worth") == total("cards_stopped") + total("let_through")
     assert total("smuggles") <= total("chances") <= total("shipments")
-    assert 0 < total("justified") < total("fires")                  # some Fires stopped nothing
+    assert 0 < total("justified") < total("fires")  # some Fires stopped nothing

@@ -38,13 +38,11 @@ def _scripted_game():
     state = game.new_initial_state(SEED)
     assert state.hands == [[31, 39, 14], [51, 62, 20], [12, 9, 3]]
     assert sorted(state.centre) == [8, 29, 38, 52]
-    play = lambda name, offset: A.play(game.black_kind(name), offset)   # noqa: E731
+    play = lambda name, offset: A.play(game.black_kind(name), offset)
     rounds = [
         # drafts, selections, Play phase (from the first player), the round's rule
-        ([38, 8, 29], [39, 62, 9], [A.PASS, play("-10", 0), play("-20", 2), A.PASS, A.PASS, A.PASS],
-         "Double Up"),
-        ([53, 47, 23], [51, 29, 14], [play("shield", 0), A.PASS, play("+10", 2), A.PASS, A.PASS, A.PASS],
-         "Standard"),
+        ([38, 8, 29], [39, 62, 9], [A.PASS, play("-10", 0), play("-20", 2), A.PASS, A.PASS, A.PASS], "Double Up"),
+        ([53, 47, 23], [51, 29, 14], [play("shield", 0), A.PASS, play("+10", 2), A.PASS, A.PASS, A.PASS], "Standard"),
     ]
     for drafts, selections, plays, rule in rounds:
         for v in drafts:
@@ -54,14 +52,14 @@ def _scripted_game():
             state.apply_action(A.select(v))
         for action in plays:
             state.apply_action(action)
-    assert state.last[3] == [2] and state.last[1] == [14, 51, 39]     # round 2: carol's 39 went
+    assert state.last[3] == [2] and state.last[1] == [14, 51, 39]  # round 2: carol's 39 went
     for action in [*map(A.draft, (77, 7, 17)), *map(A.select, (47, 38, 53)), A.PASS, A.PASS, A.PASS]:
-        state.apply_action(action)                                       # round 3: carol first
+        state.apply_action(action)  # round 3: carol first
     assert state.last[3] == [1, 2] and game.rule_names[state.last[6]] == "Double Up"
     for action in [*map(A.draft, (54, 61, 70)), *map(A.select, (31, 20))]:
-        state.apply_action(action)                                       # round 4: alice first
+        state.apply_action(action)  # round 4: alice first
     assert game.rule_names[state.rule] == "Double Up"
-    assert state.current_player() == 2 and state.phase == SELECT         # carol still to select
+    assert state.current_player() == 2 and state.phase == SELECT  # carol still to select
     return state
 
 
@@ -71,8 +69,11 @@ def _store(tmp_path, state):
     spec = GameSpec(0, 0, SEED, (0, 1, 2), (0, 1, 2))
     t, _ = db.find_or_create("humble_smuggle_v0", state.game.config.to_dict(), agents, 1, SEED, [spec])
     scores = state.scores()
-    assert db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                    "actions": list(state.history), "terminal": state.is_terminal()})
+    assert db.insert_game(
+        t,
+        spec,
+        {"scores": scores, "ranks": ranks(scores), "actions": list(state.history), "terminal": state.is_terminal()},
+    )
     return db, t
 
 
@@ -130,8 +131,8 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
     # on printed values, saved, sunk, never revealed
     assert bob[0][:5] == ["bob", "4", "3", "1", "33.3%"]
     assert bob[0][7:] == ["2", "11", "5", "3", "2", "0", "4"]
-    assert bob[1] == ["bob", "0/1", "1/2", "0/0", "0/0", "0/0"]          # broke/revealed by rule
-    assert bob[2] == ["bob", "2", "2", "2", "100.0%", "0", "0", "-"]       # Play cards
+    assert bob[1] == ["bob", "0/1", "1/2", "0/0", "0/0", "0/0"]  # broke/revealed by rule
+    assert bob[2] == ["bob", "2", "2", "2", "100.0%", "0", "0", "-"]  # Play cards
     csv_text = (tmp_path / "out" / "humble_t1_face_down.csv").read_text()
     assert csv_text.splitlines()[0].startswith("agent,selected,revealed,broke_rule,fit_rule,break_rate")
     assert (tmp_path / "out" / "humble_t1_face_down.png").read_bytes()[:4] == b"\x89PNG"
@@ -139,20 +140,53 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
 
 def test_analyze_a_small_tournament_end_to_end(tmp_path, run_cli, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert run_cli(["tournament", "humble_smuggle_v0", "--players", "2", "--agents", "random,random",
-                    "--games", "2", "--workers", "1", "--db", db, "--quiet", "--no-plots"]) == 0
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "humble_smuggle_v0",
+                "--players",
+                "2",
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert run_cli(["analyze", db]) == 0
     out = capsys.readouterr().out
     assert "=== tournament 1: humble_smuggle_v0" in out and "no hidden-information analysis" not in out
-    for metric in ("selected", "revealed", "broke", "break rate", "on printed values", "saved", "sunk",
-                   "never revealed", "Play cards", "on own", "on others", *("Standard", "Double Up")):
+    for metric in (
+        "selected",
+        "revealed",
+        "broke",
+        "break rate",
+        "on printed values",
+        "saved",
+        "sunk",
+        "never revealed",
+        "Play cards",
+        "on own",
+        "on others",
+        *("Standard", "Double Up"),
+    ):
         assert metric in out
     assert (tmp_path / "r_t1_face_down.csv").is_file() and (tmp_path / "r_t1_face_down.png").is_file()
 
 
-@pytest.mark.parametrize("rule, family", [(0, "Standard"), (1, "Double Up"), (2, "High & Low"),
-                                          (3, "Symbol Up"), (7, "Symbol Up"), (8, "Safe Zone")])
+@pytest.mark.parametrize(
+    "rule, family",
+    [(0, "Standard"), (1, "Double Up"), (2, "High & Low"), (3, "Symbol Up"), (7, "Symbol Up"), (8, "Safe Zone")],
+)
 def test_rule_families(rule, family):
     from training.tournament.analytics_humble import _family
 
@@ -170,7 +204,7 @@ def test_random_games_agree_with_the_resolution():
             state.apply_action(rng.choice(list(state.legal_actions())))
         analysis.add_game("humble_smuggle_v0", game.config.to_dict(), seed, list(state.history), names)
     agents = analysis.ordered()
-    assert len({s.revealed for s in agents}) == 1 and agents[0].revealed == 8 * 11   # 11 rounds
+    assert len({s.revealed for s in agents}) == 1 and agents[0].revealed == 8 * 11  # 11 rounds
     for s in agents:
         assert s.selected == s.revealed and s.never_revealed == s.left_in_hand
         assert s.broke == s.printed_broke - s.saved + s.sunk

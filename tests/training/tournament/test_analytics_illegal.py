@@ -49,46 +49,72 @@ def _play(config, seed, hands, script):
 
 def _game1():
     state = _play(
-        {"num_players": 3, "trading": True}, 124,
-        {0: ["market open", "market open", "magnum"], 1: ["tropical fish", "hostile takeover"],
-         2: ["white coat", "death in the family"]},
+        {"num_players": 3, "trading": True},
+        124,
+        {
+            0: ["market open", "market open", "magnum"],
+            1: ["tropical fish", "hostile takeover"],
+            2: ["white coat", "death in the family"],
+        },
         [
-            (0, [A.give("market open"), A.want("tropical fish"), T(1)]), (1, [A.ACCEPT]),
+            (0, [A.give("market open"), A.want("tropical fish"), T(1)]),
+            (1, [A.ACCEPT]),
             (0, [A.play("market open"), A.play("tropical fish"), A.END_TURN]),
-            (1, [A.give("weapons"), A.want("white coat"), T(1)]), (2, [A.DECLINE]),
+            (1, [A.give("weapons"), A.want("white coat"), T(1)]),
+            (2, [A.DECLINE]),
             (1, [A.play("market open"), A.play("tropical fish"), A.END_TURN]),
-            (2, [A.give("informant"), A.want("gambling"), T(1)]), (0, [A.DECLINE]),
+            (2, [A.give("informant"), A.want("gambling"), T(1)]),
+            (0, [A.DECLINE]),
             (2, [A.play("market open"), A.END_TURN]),
             (0, [A.NO_TRADE, A.play("pimps"), A.END_TURN]),
             (1, [A.NO_TRADE, A.play("hostile takeover"), A.take("pimps")]),
-            (2, [A.LET_PASS]), (0, [A.CANCEL]), (1, [A.END_TURN]),
+            (2, [A.LET_PASS]),
+            (0, [A.CANCEL]),
+            (1, [A.END_TURN]),
             (2, [A.NO_TRADE, A.play("death in the family"), A.pass_card("raid")]),
-            (0, [A.pass_card("gambling")]), (1, [A.pass_card("debris and ash")]),
-        ])
+            (0, [A.pass_card("gambling")]),
+            (1, [A.pass_card("debris and ash")]),
+        ],
+    )
     assert [state.tables[0][b] for b in (A.business("pimps"), A.business("fish"))] == [1, 1]
     return state
 
 
 def _game2():
-    return _play({"num_players": 2}, 98,
-                 {0: ["market open", "tropical fish", "magnum"], 1: ["tax inspection"]},
-                 [(0, [A.play("market open"), A.play("tropical fish"), A.END_TURN]),
-                  (1, [A.play("tax inspection")]), (0, [A.play("magnum")]), (1, [A.END_TURN])])
+    return _play(
+        {"num_players": 2},
+        98,
+        {0: ["market open", "tropical fish", "magnum"], 1: ["tax inspection"]},
+        [
+            (0, [A.play("market open"), A.play("tropical fish"), A.END_TURN]),
+            (1, [A.play("tax inspection")]),
+            (0, [A.play("magnum")]),
+            (1, [A.END_TURN]),
+        ],
+    )
 
 
 def _game3():
-    state = _play({"num_players": 2}, 10,
-                  {0: ["market open", "brokering", "magnum"], 1: ["vacation in sweden"]},
-                  [(0, [A.play("market open"), A.play("brokering"), A.END_TURN]),
-                   (1, [A.play("vacation in sweden")]), (0, [A.LET_PASS]), (1, [A.END_TURN]),
-                   (0, [A.play("magnum"), A.play("weapons"), A.END_TURN])])
+    state = _play(
+        {"num_players": 2},
+        10,
+        {0: ["market open", "brokering", "magnum"], 1: ["vacation in sweden"]},
+        [
+            (0, [A.play("market open"), A.play("brokering"), A.END_TURN]),
+            (1, [A.play("vacation in sweden")]),
+            (0, [A.LET_PASS]),
+            (1, [A.END_TURN]),
+            (0, [A.play("magnum"), A.play("weapons"), A.END_TURN]),
+        ],
+    )
     assert state.hassle == [-1, -1]
     return state
 
 
 def _record(state, seed, seating):
-    return SimpleNamespace(env_id="illegal_v0", config=state.game.config.to_dict(), seed=seed,
-                           actions=list(state.history), seating=seating)
+    return SimpleNamespace(
+        env_id="illegal_v0", config=state.game.config.to_dict(), seed=seed, actions=list(state.history), seating=seating
+    )
 
 
 def _store(tmp_path, state, seed):
@@ -97,8 +123,11 @@ def _store(tmp_path, state, seed):
     spec = GameSpec(0, 0, seed, (0, 1, 2), (0, 1, 2))
     t, _ = db.find_or_create("illegal_v0", state.game.config.to_dict(), agents, 1, seed, [spec])
     scores = state.scores()
-    assert db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                    "actions": list(state.history), "terminal": state.is_terminal()})
+    assert db.insert_game(
+        t,
+        spec,
+        {"scores": scores, "ranks": ranks(scores), "actions": list(state.history), "terminal": state.is_terminal()},
+    )
     return db, t
 
 
@@ -107,8 +136,7 @@ def test_illegal_is_registered():
 
 
 def test_scripted_games_known_trades_magnum_and_passes():
-    records = [_record(_game1(), 124, SEATING), _record(_game2(), 98, SEATING[:2]),
-               _record(_game3(), 10, SEATING[:2])]
+    records = [_record(_game1(), 124, SEATING), _record(_game2(), 98, SEATING[:2]), _record(_game3(), 10, SEATING[:2])]
     analysis = analyze_games("illegal_v0", SEATING, records)
     assert isinstance(analysis, IllegalAnalysis) and analysis.games == 3
     alice, bob, carol = (analysis.stats[n] for n in SEATING)
@@ -155,7 +183,7 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
     # Magnum: agent, windows, holding, reactions, rate, let pass holding, stops, own table, saved
     assert alice[1][:9] == ["alice", "1", "1", "1", "100.0%", "0", "1", "1", "5000"]
     bob = [line.split() for line in out.splitlines() if line.startswith("bob")]
-    assert bob[3][:5] == ["bob", "1", "1", "100.0%", "100000"]          # Debris & Ash passed
+    assert bob[3][:5] == ["bob", "1", "1", "100.0%", "100000"]  # Debris & Ash passed
     csv_text = (tmp_path / "out" / "illegal_t1_hidden_information.csv").read_text()
     assert csv_text.splitlines()[0].startswith("agent,trade_turns,trade_offers,trades_proposed")
     assert (tmp_path / "out" / "illegal_t1_hidden_information.png").read_bytes()[:4] == b"\x89PNG"
@@ -163,15 +191,47 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
 
 def test_analyze_a_small_tournament_end_to_end(tmp_path, run_cli, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert run_cli(["tournament", "illegal_v0", "--players", "2", "--agents", "random,random", "--games", "2",
-                    "--config", "trading=true", "--workers", "1", "--db", db, "--quiet", "--no-plots"]) == 0
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "illegal_v0",
+                "--players",
+                "2",
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "--config",
+                "trading=true",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert run_cli(["analyze", db]) == 0
     out = capsys.readouterr().out
     assert "=== tournament 1: illegal_v0" in out and "no hidden-information analysis" not in out
-    for metric in ("proposed", "accepted", "declined while able", "windows", "reaction rate", "stops",
-                   "removals in window", "Hostile Takeover", "Vacation in Sweden", "passes",
-                   "Paranoia passed", "penalties passed"):
+    for metric in (
+        "proposed",
+        "accepted",
+        "declined while able",
+        "windows",
+        "reaction rate",
+        "stops",
+        "removals in window",
+        "Hostile Takeover",
+        "Vacation in Sweden",
+        "passes",
+        "Paranoia passed",
+        "penalties passed",
+    ):
         assert metric in out
     assert (tmp_path / "r_t1_hidden_information.csv").is_file()
     assert (tmp_path / "r_t1_hidden_information.png").is_file()
@@ -188,7 +248,7 @@ def test_random_games_agree_between_the_two_sides():
             state.apply_action(rng.choice(list(state.legal_actions())))
         analysis.add_game("illegal_v0", game.config.to_dict(), seed, list(state.history), names)
     agents = analysis.ordered()
-    total = lambda attr: sum(getattr(s, attr) for s in agents)    # noqa: E731
+    total = lambda attr: sum(getattr(s, attr) for s in agents)
     assert total("proposed") == total("asked") > 0 and total("accepted") == total("agreed") > 0
     assert total("able") > total("agreed") and total("declined_able") == total("able") - total("agreed")
     for s in agents:

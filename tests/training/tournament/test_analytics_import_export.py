@@ -60,8 +60,8 @@ def _bid(credits):
 def _scripted_game():
     game = smuggle_envs.make_game("import_export_v0", **CONFIG)
     state = game.new_initial_state(SEED)
-    card = lambda key: A.CARD + game.card_id(key)             # noqa: E731
-    cargo = lambda s: {game.names[c] for c in state.cargo[s]}  # noqa: E731
+    card = lambda key: A.CARD + game.card_id(key)
+    cargo = lambda s: {game.names[c] for c in state.cargo[s]}
 
     def do(*moves):
         for move in moves:
@@ -92,15 +92,18 @@ def _store(tmp_path, state):
     spec = GameSpec(0, 0, SEED, (0, 1, 2), (0, 1, 2))
     t, _ = db.find_or_create("import_export_v0", state.game.config.to_dict(), agents, 1, SEED, [spec])
     scores = state.scores()
-    assert db.insert_game(t, spec, {"scores": scores, "ranks": ranks(scores),
-                                    "actions": list(state.history), "terminal": state.is_terminal()})
+    assert db.insert_game(
+        t,
+        spec,
+        {"scores": scores, "ranks": ranks(scores), "actions": list(state.history), "terminal": state.is_terminal()},
+    )
     return db, t
 
 
 def _arranged(num_players, modules=(), **kw):
     game = ImportExportGame(num_players=num_players, modules=tuple(modules))
     state = game.new_initial_state(0)
-    kw.setdefault("discard", ["lutefisk", "flour"])           # hand powers out of the way
+    kw.setdefault("discard", ["lutefisk", "flour"])  # hand powers out of the way
     return state.arrange(colours=list(range(num_players)), leader=0, **kw)
 
 
@@ -132,10 +135,20 @@ def test_scripted_game_known_bids(tmp_path):
     assert bob.ships_won == 0 and (bob.imported_from, bob.fees_received) == (2, 4)
     assert (alice.imported_from, carol.imported_from) == (0, 0)
     # Containers: taken, bought, to imports, to goods, discarded.
-    assert (alice.containers, alice.containers_bought, alice.to_imports, alice.to_goods, alice.discarded) \
-        == (8, 2, 1, 2, 5)
-    assert (carol.containers, carol.containers_bought, carol.to_imports, carol.to_goods, carol.discarded) \
-        == (2, 2, 1, 1, 0)
+    assert (alice.containers, alice.containers_bought, alice.to_imports, alice.to_goods, alice.discarded) == (
+        8,
+        2,
+        1,
+        2,
+        5,
+    )
+    assert (carol.containers, carol.containers_bought, carol.to_imports, carol.to_goods, carol.discarded) == (
+        2,
+        2,
+        1,
+        1,
+        0,
+    )
 
     # As leader: alice picked bob's ship twice and her own once; carol her own, then alice's.
     assert (alice.picks, alice.picks_forced, alice.picks_own, alice.picks_other, alice.own_at_sea) == (3, 0, 1, 2, 3)
@@ -149,18 +162,36 @@ def test_scripted_game_known_bids(tmp_path):
 
 
 def test_arranged_round_forced_bid_foxes_tie_and_pants_fee():
-    sea = {1: ["laptops", "telescopes", "segways", "playstations"], 3: ["almonds", "bamboo", "coffee", "sugar"],
-           5: ["beer", "cups", "paper", "rope"], 7: ["bubblegum", "seeds", "cannabis", "pistols"]}
-    state = _arranged(4, hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"], 3: ["ammunition"]},
-                      shipments={2: ["foxes"], 3: ["pants"]}, credits={0: 6, 1: 0},
-                      ships={s: {"at_sea": True, "cargo": cards} for s, cards in sea.items()})
+    sea = {
+        1: ["laptops", "telescopes", "segways", "playstations"],
+        3: ["almonds", "bamboo", "coffee", "sugar"],
+        5: ["beer", "cups", "paper", "rope"],
+        7: ["bubblegum", "seeds", "cannabis", "pistols"],
+    }
+    state = _arranged(
+        4,
+        hands={0: ["champagne"], 1: ["jets"], 2: ["vintage_wines"], 3: ["ammunition"]},
+        shipments={2: ["foxes"], 3: ["pants"]},
+        credits={0: 6, 1: 0},
+        ships={s: {"at_sea": True, "cargo": cards} for s, cards in sea.items()},
+    )
     g = state.game
-    card = lambda key: A.CARD + g.card_id(key)                # noqa: E731
+    card = lambda key: A.CARD + g.card_id(key)
     names = ["ann", "ben", "cat", "dan"]
     analysis = ImportExportAnalysis(names)
-    moves = [card("champagne"), card("jets"), card("vintage_wines"), card("ammunition"), _ship(7),
-             _bid(6),                   # ben, with no credits, bids 0: applied by the engine
-             _bid(6), _bid(6), card("seeds"), A.ZONE + A.IMPORTS, card("cannabis")]
+    moves = [
+        card("champagne"),
+        card("jets"),
+        card("vintage_wines"),
+        card("ammunition"),
+        _ship(7),
+        _bid(6),  # ben, with no credits, bids 0: applied by the engine
+        _bid(6),
+        _bid(6),
+        card("seeds"),
+        A.ZONE + A.IMPORTS,
+        card("cannabis"),
+    ]
     analysis.add_state(state, moves, names)
     # The engine agrees: carol's Foxes broke the three-way tie; dan took 4 (Pants).
     assert state.last_bids == [3, 0, 3, 3] and state.credits == [6, 0, 4, 14]
@@ -180,18 +211,36 @@ def test_arranged_round_forced_bid_foxes_tie_and_pants_fee():
 
 
 def test_arranged_island_import_pays_the_dark_flight_holder():
-    state = _arranged(2, modules=("captain",), hands={0: ["champagne"], 1: ["jets"]},
-                      shipments={0: ["dark_flight_games"]}, island=["almonds", "bamboo", "coffee"],
-                      ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}})
+    state = _arranged(
+        2,
+        modules=("captain",),
+        hands={0: ["champagne"], 1: ["jets"]},
+        shipments={0: ["dark_flight_games"]},
+        island=["almonds", "bamboo", "coffee"],
+        ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}},
+    )
     g = state.game
-    card = lambda key: A.CARD + g.card_id(key)                # noqa: E731
+    card = lambda key: A.CARD + g.card_id(key)
     names = ["ann", "ben"]
     analysis = ImportExportAnalysis(names)
-    analysis.add_state(state, [card("champagne"), card("jets"), OPT_ISLAND, _bid(2), _bid(4),
-                               card("almonds"), A.ZONE + A.GOODS, card("bamboo"), A.ZONE + A.GOODS], names)
+    analysis.add_state(
+        state,
+        [
+            card("champagne"),
+            card("jets"),
+            OPT_ISLAND,
+            _bid(2),
+            _bid(4),
+            card("almonds"),
+            A.ZONE + A.GOODS,
+            card("bamboo"),
+            A.ZONE + A.GOODS,
+        ],
+        names,
+    )
     assert state.credits == [14, 6] and len(state.goods[1]) == 2 and state.phase == P_LEAD
     ann, ben = analysis.stats["ann"], analysis.stats["ben"]
-    assert (ann.picks, ann.picks_island, ann.own_at_sea, ann.lost_tie) == (1, 1, 1, 0)   # ship 1 is hers
+    assert (ann.picks, ann.picks_island, ann.own_at_sea, ann.lost_tie) == (1, 1, 1, 0)  # ship 1 is hers
     assert (ben.won, ben.won_island, ben.paid, ben.overpay, ben.owner_fees) == (1, 1, 4, 2, 0)
     assert (ben.containers, ben.to_goods) == (2, 2) and ann.fees_received == 0
     assert analysis.mismatches == 0
@@ -212,7 +261,7 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
     # ships won, free, others' ships, owner fees, own ship, island, containers, to imports, to
     # goods, discarded, credits/container, imported from, fees received
     assert alice[1] == ["alice", "4", "3", "2", "4", "2", "0", "8", "1", "2", "5", "2", "0", "0"]
-    assert alice[2] == ["alice", "3", "0", "1", "2", "0", "3", "33.3%"]          # as leader
+    assert alice[2] == ["alice", "3", "0", "1", "2", "0", "3", "33.3%"]  # as leader
     bob = [line.split() for line in out.splitlines() if line.startswith("bob")]
     assert bob[1][-2:] == ["2", "4"]
     csv_text = (tmp_path / "out" / "ie_t1_sealed_bids.csv").read_text()
@@ -222,15 +271,51 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
 
 def test_analyze_a_small_tournament_end_to_end(tmp_path, run_cli, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert run_cli(["tournament", "import_export_v0", "--players", "2", "--agents", "random,random",
-                    "--games", "2", "--workers", "1", "--db", db, "--quiet", "--no-plots"]) == 0
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "import_export_v0",
+                "--players",
+                "2",
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert run_cli(["analyze", db]) == 0
     out = capsys.readouterr().out
     assert "=== tournament 1: import_export_v0" in out and "no hidden-information analysis" not in out
-    for metric in ("rounds bid", "mean bid", "bids of 0", "bid share", "won at tie", "win rate", "paid",
-                   "overpay", "free imports", "others' ships", "owner fees", "own ship", "containers",
-                   "to imports", "to goods", "discarded", "ships picked", "own when at sea"):
+    for metric in (
+        "rounds bid",
+        "mean bid",
+        "bids of 0",
+        "bid share",
+        "won at tie",
+        "win rate",
+        "paid",
+        "overpay",
+        "free imports",
+        "others' ships",
+        "owner fees",
+        "own ship",
+        "containers",
+        "to imports",
+        "to goods",
+        "discarded",
+        "ships picked",
+        "own when at sea",
+    ):
         assert metric in out
     assert "warning" not in out
     assert (tmp_path / "r_t1_sealed_bids.csv").is_file() and (tmp_path / "r_t1_sealed_bids.png").is_file()
@@ -245,16 +330,27 @@ def test_random_games_agree_with_the_engine():
         rng, state = random.Random(seed), game.new_initial_state(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(list(state.legal_actions())))
-        records.append(type("Record", (), {"env_id": "import_export_v0", "config": game.config.to_dict(),
-                                           "seed": seed, "actions": list(state.history), "seating": names}))
+        records.append(
+            type(
+                "Record",
+                (),
+                {
+                    "env_id": "import_export_v0",
+                    "config": game.config.to_dict(),
+                    "seed": seed,
+                    "actions": list(state.history),
+                    "seating": names,
+                },
+            )
+        )
     analysis = analyze_games("import_export_v0", names, records)
     assert isinstance(analysis, ImportExportAnalysis) and analysis.games == 4 and analysis.mismatches == 0
     agents = analysis.ordered()
-    total = lambda attr: sum(getattr(s, attr) for s in agents)    # noqa: E731
-    assert total("picks") == total("won") + total("free") > 0      # one leader's pick per round
+    total = lambda attr: sum(getattr(s, attr) for s in agents)
+    assert total("picks") == total("won") + total("free") > 0  # one leader's pick per round
     assert total("bids") >= 2 * total("won") and total("won_tie") <= total("lost_tie")
     assert total("fees_received") == total("owner_fees") > 0 and total("imported_from") == total("won_other")
-    assert total("forced_bids") > 0 and total("picks_forced") > 0   # decisions the engine applied
+    assert total("forced_bids") > 0 and total("picks_forced") > 0  # decisions the engine applied
     for s in agents:
         assert s.ships_won == s.won_other + s.won_own + s.won_island
         assert s.picks == s.picks_own + s.picks_other + s.picks_island
@@ -265,8 +361,9 @@ def test_random_games_agree_with_the_engine():
 def test_a_forced_pick_is_counted_and_a_round_left_unbid_is_not():
     """The leader's pick with one ship at sea is applied by the engine and counted; a replay
     that stops before the bids counts nothing for that round."""
-    state = _arranged(2, hands={0: ["champagne"], 1: ["jets"]},
-                      ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}})
+    state = _arranged(
+        2, hands={0: ["champagne"], 1: ["jets"]}, ships={1: {"at_sea": True, "cargo": ["laptops", "telescopes"]}}
+    )
     g = state.game
     analysis = ImportExportAnalysis(["ann", "ben"])
     analysis.add_state(state, [A.CARD + g.card_id("champagne"), A.CARD + g.card_id("jets")], ["ann", "ben"])

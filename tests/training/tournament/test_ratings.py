@@ -20,8 +20,25 @@ def _game(deal, seating, scores):
 
 def test_stored_ratings_equal_openskill_run_directly_on_the_same_ranks(tmp_path, run_cli, capsys):
     db_path = tmp_path / "r.sqlite"
-    assert run_cli(["tournament", "smuggle_v0", "--agents", "rule,random,random,random,random",
-                    "--games", "40", "--workers", "1", "--db", str(db_path), "--quiet", "--no-plots"]) == 0
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "smuggle_v0",
+                "--agents",
+                "rule,random,random,random,random",
+                "--games",
+                "40",
+                "--workers",
+                "1",
+                "--db",
+                str(db_path),
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     with TournamentDB(db_path, create=False) as db:
         t = db.tournament(1)
@@ -40,9 +57,9 @@ def test_stored_ratings_equal_openskill_run_directly_on_the_same_ranks(tmp_path,
         assert mu == pytest.approx(direct[name].mu, abs=1e-9)
         assert sigma == pytest.approx(direct[name].sigma, abs=1e-9)
         assert ordinal == pytest.approx(direct[name].ordinal(), abs=1e-9)
-        assert n_games == 32                                    # 4 of 5 lineups x 4 rotations x 2 cycles
+        assert n_games == 32  # 4 of 5 lineups x 4 rotations x 2 cycles
     # The printed leaderboard is ordered by the ordinal, best first.
-    lines = out.split("=== leaderboard")[1].splitlines()[3:3 + len(t.names)]
+    lines = out.split("=== leaderboard")[1].splitlines()[3 : 3 + len(t.names)]
     printed = [line.split()[1] for line in lines]
     assert printed == sorted(t.names, key=lambda n: -stored[n][2])
     # The rule bot beats four random players (a sanity check that ranks are not inverted).
@@ -52,9 +69,9 @@ def test_stored_ratings_equal_openskill_run_directly_on_the_same_ranks(tmp_path,
 def test_ties_win_shares_and_head_to_head_on_hand_made_games():
     names = ["a", "b", "c", "d"]
     games = [
-        _game(0, ["a", "b", "c"], [10, 10, 0]),       # a and b share the win
-        _game(0, ["b", "c", "a"], [5, 7, 1]),         # c wins
-        _game(1, ["d", "a", "b"], [3, 2, 1]),         # d wins
+        _game(0, ["a", "b", "c"], [10, 10, 0]),  # a and b share the win
+        _game(0, ["b", "c", "a"], [5, 7, 1]),  # c wins
+        _game(1, ["d", "a", "b"], [3, 2, 1]),  # d wins
     ]
     st = compute_standings(names, games)
     assert st.games == 3
@@ -65,9 +82,9 @@ def test_ties_win_shares_and_head_to_head_on_hand_made_games():
     assert a.mean_score == pytest.approx(13 / 3)
     # a vs b: tie (1/2), behind (0), ahead (1) -> 1.5 of 3 games
     assert st.head_to_head("a", "b") == pytest.approx(0.5)
-    assert st.head_to_head("c", "a") == pytest.approx(0.5)          # behind, then ahead
+    assert st.head_to_head("c", "a") == pytest.approx(0.5)  # behind, then ahead
     assert st.head_to_head("d", "a") == 1.0 and st.head_to_head("a", "d") == 0.0
-    assert math.isnan(st.head_to_head("c", "d"))                     # never met
+    assert math.isnan(st.head_to_head("c", "d"))  # never met
     # openskill directly, ties included.
     model = PlackettLuce()
     r = {n: model.rating(name=n) for n in names}
@@ -81,14 +98,14 @@ def test_ties_win_shares_and_head_to_head_on_hand_made_games():
     lo, hi = a.score_interval
     mean, lo2, hi2 = mean_interval([5.5, 2.0])
     assert (lo, hi) == (lo2, hi2) and mean == pytest.approx(3.75)
-    assert hi - lo == pytest.approx(2 * 12.706 * 1.75)             # t(1) * sd / sqrt(2), twice
-    assert d.score_interval == (-math.inf, math.inf)                 # one deal: no interval
+    assert hi - lo == pytest.approx(2 * 12.706 * 1.75)  # t(1) * sd / sqrt(2), twice
+    assert d.score_interval == (-math.inf, math.inf)  # one deal: no interval
 
 
 def test_t_quantiles():
     assert t975(1) == 12.706 and t975(30) == 2.042
     assert t975(40) == pytest.approx(2.021, abs=1e-3)
     assert t975(120) == pytest.approx(1.980, abs=1e-3)
-    assert t975(10 ** 6) == pytest.approx(1.95996, abs=1e-4)
-    mean, lo, hi = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert t975(10**6) == pytest.approx(1.95996, abs=1e-4)
+    mean, _lo, hi = mean_interval([1.0, 2.0, 3.0, 4.0])
     assert mean == 2.5 and hi - 2.5 == pytest.approx(3.182 * math.sqrt(5 / 3 / 4))

@@ -16,12 +16,26 @@ from training.tournament.db import TournamentDB
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTS = "random,random,random,random,random"
-GAMES = 300                                   # 15 cycles of 5 lineups x 4 rotations
+GAMES = 300  # 15 cycles of 5 lineups x 4 rotations
 
 
 def _argv(db: Path, workers: int) -> list[str]:
-    return ["tournament", "smuggle_v0", "--agents", AGENTS, "--games", str(GAMES), "--seed", "7",
-            "--workers", str(workers), "--db", str(db), "--quiet", "--no-plots"]
+    return [
+        "tournament",
+        "smuggle_v0",
+        "--agents",
+        AGENTS,
+        "--games",
+        str(GAMES),
+        "--seed",
+        "7",
+        "--workers",
+        str(workers),
+        "--db",
+        str(db),
+        "--quiet",
+        "--no-plots",
+    ]
 
 
 def _stored(db: Path) -> int:
@@ -30,21 +44,24 @@ def _stored(db: Path) -> int:
     try:
         with sqlite3.connect(db, timeout=1) as conn:
             return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    except sqlite3.OperationalError:          # the schema is not created yet
+    except sqlite3.OperationalError:  # the schema is not created yet
         return 0
 
 
 def _rows(db: Path):
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT game_key, deal, rotation, seed, seating, agents, scores, ranks, "
-                            "actions, decisions FROM games ORDER BY game_key").fetchall()
+        return conn.execute(
+            "SELECT game_key, deal, rotation, seed, seating, agents, scores, ranks, "
+            "actions, decisions FROM games ORDER BY game_key"
+        ).fetchall()
 
 
 def test_kill_in_the_middle_then_resume(tmp_path, run_cli, capsys):
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "training.tournament.cli"] + _argv(db, workers=2)
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)          # its own group: the pool dies with it
+    proc = subprocess.Popen(
+        cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )  # its own group: the pool dies with it
     try:
         deadline = time.monotonic() + 90
         while _stored(db) < 30:
@@ -59,7 +76,7 @@ def test_kill_in_the_middle_then_resume(tmp_path, run_cli, capsys):
         proc.stderr.close()
     assert proc.returncode == -signal.SIGKILL
     at_kill = _stored(db)
-    assert 30 <= at_kill < GAMES, at_kill                        # really killed in the middle
+    assert 30 <= at_kill < GAMES, at_kill  # really killed in the middle
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -70,7 +87,7 @@ def test_kill_in_the_middle_then_resume(tmp_path, run_cli, capsys):
     assert f"played {GAMES - at_kill} games" in out
     expected = sorted(s.game_key for s in S.game_specs(5, 4, GAMES, seed=7))
     keys = [row[0] for row in _rows(db)]
-    assert keys == expected                                       # every game, each exactly once
+    assert keys == expected  # every game, each exactly once
 
     # Identical to an uninterrupted run (played in-process, in order).
     clean = tmp_path / "clean.sqlite"

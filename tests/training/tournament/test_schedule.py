@@ -15,15 +15,15 @@ from training.tournament import schedule as S
 def test_every_rotation_of_every_deal_exactly_once(k, n):
     specs = S.game_specs(k, n, games=1, seed=11)
     design, deals = S.plan(k, n, 1)
-    assert len(specs) == deals * n and deals == len(design)       # one whole cycle
-    assert len({s.game_key for s in specs}) == len(specs)          # keys unique
+    assert len(specs) == deals * n and deals == len(design)  # one whole cycle
+    assert len({s.game_key for s in specs}) == len(specs)  # keys unique
     by_deal: dict[int, list[S.GameSpec]] = {}
     for s in specs:
         by_deal.setdefault(s.deal, []).append(s)
     assert sorted(by_deal) == list(range(deals))
     for d, games in by_deal.items():
         assert sorted(g.rotation for g in games) == list(range(n))  # each rotation once
-        assert {g.seed for g in games} == {11 + d}                   # one deal, one seed
+        assert {g.seed for g in games} == {11 + d}  # one deal, one seed
         assert len({g.lineup for g in games}) == 1
         lineup = games[0].lineup
         assert len(set(lineup)) == n
@@ -46,7 +46,7 @@ def test_lineups_balanced_every_pair_meets_equally_often(k, n):
 
 def test_small_designs_are_found_when_they_exist():
     fano = S.balanced_lineups(7, 3)
-    assert len(fano) == 7 < math.comb(7, 3)                     # the Fano plane, not all 35
+    assert len(fano) == 7 < math.comb(7, 3)  # the Fano plane, not all 35
     assert set(S.pair_counts(fano, 7).values()) == {1}
     assert S.is_balanced(S.balanced_lineups(13, 4), 13)
     assert S.balanced_lineups(5, 4) == list(combinations(range(5), 4))
@@ -58,7 +58,7 @@ def test_games_round_up_to_whole_cycles_and_schedule_is_deterministic():
     # 5 agents, 4 seats: 5 lineups x 4 rotations = cycles of 20 games.
     assert len(S.game_specs(5, 4, games=20)) == 20
     assert len(S.game_specs(5, 4, games=21)) == 40
-    assert len(S.game_specs(4, 4, games=10)) == 12                 # whole deals of 4 rotations
+    assert len(S.game_specs(4, 4, games=10)) == 12  # whole deals of 4 rotations
     assert S.game_specs(6, 4, 100, seed=3) == S.game_specs(6, 4, 100, seed=3)
     first, other = S.game_specs(6, 4, 60, seed=3), S.game_specs(6, 4, 60, seed=4)
     assert [s.seed for s in first] != [s.seed for s in other]

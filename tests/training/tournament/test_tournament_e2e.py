@@ -33,26 +33,39 @@ def _block(text: str, header: str) -> list[str]:
 def _lineup(env_id: str, has_rule_bot) -> tuple[int, list[str]]:
     n = make_game(env_id).num_players
     first = "rule" if has_rule_bot(env_id) else "random"
-    return n, [first] + ["random"] * n                       # one agent more than seats
+    return n, [first] + ["random"] * n  # one agent more than seats
 
 
 @pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
 def test_tournament_end_to_end(env_id, tmp_path, run_cli, has_rule_bot, capsys):
     n, specs = _lineup(env_id, has_rule_bot)
     db_path = tmp_path / "results.sqlite"
-    argv = ["tournament", env_id, "--players", str(n), "--agents", ",".join(specs), "--games", "1",
-            "--workers", "2", "--db", str(db_path), "--quiet"]
+    argv = [
+        "tournament",
+        env_id,
+        "--players",
+        str(n),
+        "--agents",
+        ",".join(specs),
+        "--games",
+        "1",
+        "--workers",
+        "2",
+        "--db",
+        str(db_path),
+        "--quiet",
+    ]
     assert run_cli(argv) == 0
     out = capsys.readouterr().out
     k = len(specs)
-    expected = S.game_specs(k, n, 1, seed=0)                  # one cycle: k lineups x n rotations
+    expected = S.game_specs(k, n, 1, seed=0)  # one cycle: k lineups x n rotations
     assert len(expected) == k * n
 
-    names = unique_names(specs)                              # random, random#2, ...
+    names = unique_names(specs)  # random, random#2, ...
     assert "=== leaderboard" in out and "=== head to head" in out
     rows = [line.split() for line in _block(out, "=== leaderboard")[2:]]
     assert sorted(r[1] for r in rows) == sorted(names)
-    assert all(int(r[5]) == n * n for r in rows)              # games per agent: n lineups x n rotations
+    assert all(int(r[5]) == n * n for r in rows)  # games per agent: n lineups x n rotations
 
     with TournamentDB(db_path, create=False) as db:
         (tid,) = db.tournament_ids()
@@ -99,11 +112,13 @@ def test_tournament_end_to_end(env_id, tmp_path, run_cli, has_rule_bot, capsys):
     assert run_cli(["analyze", str(db_path), "--out", str(tmp_path / "an")]) == 0
     text = capsys.readouterr().out
     assert f"=== tournament {tid}: {env_id}" in text
-    analysed = {"smuggle_v0": ("bluffing", "declarations (as holder)", "as Customs Officer"),
-                "ciq_v0": ("smuggling", "as shipper", "as target of a Smuggle"),
-                "illegal_v0": ("hidden_information", "trades (with the active player)", "Magnum reactions"),
-                "humble_smuggle_v0": ("face_down", "face-down selections", "Play cards attached"),
-                "import_export_v0": ("sealed_bids", "sealed Import bids", "ships won", "as leader")}
+    analysed = {
+        "smuggle_v0": ("bluffing", "declarations (as holder)", "as Customs Officer"),
+        "ciq_v0": ("smuggling", "as shipper", "as target of a Smuggle"),
+        "illegal_v0": ("hidden_information", "trades (with the active player)", "Magnum reactions"),
+        "humble_smuggle_v0": ("face_down", "face-down selections", "Play cards attached"),
+        "import_export_v0": ("sealed_bids", "sealed Import bids", "ships won", "as leader"),
+    }
     if env_id in analysed:
         title, *headers = analysed[env_id]
         assert all(h in text for h in headers) and "no hidden-information analysis" not in text
@@ -114,8 +129,18 @@ def test_tournament_end_to_end(env_id, tmp_path, run_cli, has_rule_bot, capsys):
 
 def test_more_games_and_a_new_seed_are_new_tournaments_in_the_same_file(tmp_path, run_cli, capsys):
     db = str(tmp_path / "r.sqlite")
-    base = ["tournament", "smuggle_v0", "--agents", "random,random,random", "--db", db, "--quiet",
-            "--no-plots", "--workers", "1"]
+    base = [
+        "tournament",
+        "smuggle_v0",
+        "--agents",
+        "random,random,random",
+        "--db",
+        db,
+        "--quiet",
+        "--no-plots",
+        "--workers",
+        "1",
+    ]
     assert run_cli(base + ["--games", "3"]) == 0
     assert run_cli(base + ["--games", "3", "--seed", "1"]) == 0
     assert run_cli(base + ["--games", "6"]) == 0
@@ -145,8 +170,9 @@ def test_bad_requests_are_one_line_errors(tmp_path, run_cli, capsys, monkeypatch
     with pytest.raises(UsageError, match="KEY=VALUE"):
         run_cli(["tournament", "smuggle_v0", "--agents", "random,random,random", "--config", "oops", "--db", db])
     with pytest.raises(ConfigError, match="bankruptcy"):
-        run_cli(["tournament", "smuggle_v0", "--agents", "random,random,random", "--config",
-                 "bankruptcy=never", "--db", db])
+        run_cli(
+            ["tournament", "smuggle_v0", "--agents", "random,random,random", "--config", "bankruptcy=never", "--db", db]
+        )
     with pytest.raises(UsageError, match="no database file"):
         run_cli(["replay", str(tmp_path / "missing.sqlite"), "1"])
     with pytest.raises(UsageError, match="no database file"):
@@ -154,9 +180,26 @@ def test_bad_requests_are_one_line_errors(tmp_path, run_cli, capsys, monkeypatch
     (tmp_path / "junk.sqlite").write_text("not a database")
     with pytest.raises(UsageError, match="junk.sqlite"):
         run_cli(["analyze", str(tmp_path / "junk.sqlite")])
-    assert not (tmp_path / "r.sqlite").exists()                # nothing was created on errors
-    assert run_cli(["tournament", "smuggle_v0", "--agents", "random,random,random", "--games", "3",
-                    "--db", db, "--quiet", "--no-plots", "--config", "bankruptcy=eliminate"]) == 0
+    assert not (tmp_path / "r.sqlite").exists()  # nothing was created on errors
+    assert (
+        run_cli(
+            [
+                "tournament",
+                "smuggle_v0",
+                "--agents",
+                "random,random,random",
+                "--games",
+                "3",
+                "--db",
+                db,
+                "--quiet",
+                "--no-plots",
+                "--config",
+                "bankruptcy=eliminate",
+            ]
+        )
+        == 0
+    )
     with pytest.raises(UsageError, match="no game 99 .* game ids 1 to 3"):
         run_cli(["replay", db, "99"])
     with pytest.raises(UsageError, match="no tournament 5"):
@@ -177,8 +220,20 @@ def test_a_failing_agent_stops_the_run_and_the_same_command_resumes(tmp_path, ru
         return real(game, seat_agents, seed, **kw)
 
     db = str(tmp_path / "r.sqlite")
-    argv = ["tournament", "smuggle_v0", "--agents", "random,random,random", "--games", "12",
-            "--workers", "1", "--db", db, "--quiet", "--no-plots"]
+    argv = [
+        "tournament",
+        "smuggle_v0",
+        "--agents",
+        "random,random,random",
+        "--games",
+        "12",
+        "--workers",
+        "1",
+        "--db",
+        db,
+        "--quiet",
+        "--no-plots",
+    ]
     monkeypatch.setattr(agents.arena, "play_game", flaky)
     assert run_cli(argv) == 1
     err = capsys.readouterr().err
@@ -187,16 +242,18 @@ def test_a_failing_agent_stops_the_run_and_the_same_command_resumes(tmp_path, ru
     assert run_cli(argv) == 0
     assert "resuming: 6 of 12 games already stored" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
-        keys = [k for k, in conn.execute("SELECT game_key FROM games")]
+        keys = [k for (k,) in conn.execute("SELECT game_key FROM games")]
     assert sorted(keys) == sorted(s.game_key for s in S.game_specs(3, 3, 12))
 
 
 def test_registering_the_subcommands_imports_nothing_heavy():
     # training/cli.py registers these subcommands for every command, 'smuggle list' included.
-    probe = ("import argparse, sys; from training.tournament.cli import register; "
-             "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
-             "heavy = [m for m in ('torch', 'tqdm', 'agents', 'ray', 'matplotlib', 'openskill', 'numpy') "
-             "if m in sys.modules]; print('HEAVY', heavy)")
+    probe = (
+        "import argparse, sys; from training.tournament.cli import register; "
+        "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
+        "heavy = [m for m in ('torch', 'tqdm', 'agents', 'ray', 'matplotlib', 'openskill', 'numpy') "
+        "if m in sys.modules]; print('HEAVY', heavy)"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "HEAVY []" in result.stdout

@@ -21,7 +21,7 @@ hold only public card ids (see ``rules.py``).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 IMMEDIATE: dict[str, Callable] = {}
 LISTENERS: dict[str, list[tuple[str, Callable]]] = {}
@@ -49,13 +49,16 @@ EVENTS = {
 
 def _registrar(table: dict, what: str):
     """A decorator factory that files a function under a key in ``table``, once."""
+
     def by_key(key: str):
         def register(fn):
             if key in table:
                 raise ValueError(f"{what} {key!r} registered twice")
             table[key] = fn
             return fn
+
         return register
+
     return by_key
 
 
@@ -73,6 +76,7 @@ def listener(event: str, key: str):
     def register(fn):
         LISTENERS.setdefault(event, []).append((key, fn))
         return fn
+
     return register
 
 

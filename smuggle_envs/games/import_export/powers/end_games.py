@@ -37,8 +37,17 @@ DIAMOND_RINGS_MOVES = 2
 
 # Powers that change how goods score (step 4, and Teslas' declaration in step 3): a card moved
 # out of the completed shipments by Diamond Rings no longer gives them.
-GOODS_POWERS = ("teslas", "ferraris", "ceramics", "leather_coats", "sauna", "ivory", "foxes",
-                "vintage_wines", "apple_watch")
+GOODS_POWERS = (
+    "teslas",
+    "ferraris",
+    "ceramics",
+    "leather_coats",
+    "sauna",
+    "ivory",
+    "foxes",
+    "vintage_wines",
+    "apple_watch",
+)
 # Every power the goods steps read (Cheap Shirts and Scotch Whisky resolve before Diamond Rings).
 HARBOR_POWERS = GOODS_POWERS + ("cheap_shirts", "diamond_rings", "scotch_whisky")
 
@@ -111,9 +120,9 @@ def cheap_shirts_moves(st, p: int, goods: list[int], scotch: bool) -> list[tuple
     for moved in product(*(range(k + 1) for k in have)):
         if not fits(moved):
             continue
-        more = (moved[:t] + (moved[t] + 1,) + moved[t + 1:] for t in range(len(GOOD_TYPES)) if moved[t] < have[t])
+        more = (moved[:t] + (moved[t] + 1,) + moved[t + 1 :] for t in range(len(GOOD_TYPES)) if moved[t] < have[t])
         if any(fits(m) for m in more):
-            continue                                    # it must move all it can
+            continue  # it must move all it can
         supply_left = sum(min(s, k - m) for s, k, m in zip(supply, have, moved))
         moves.append((moved, supply_left))
     return moves

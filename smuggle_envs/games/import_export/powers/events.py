@@ -26,9 +26,10 @@ from ..data import ACTIONS, GOOD_TYPES
 from . import POWER_TASK, listener, resume, task
 
 TECHNOLOGY, AGRICULTURE, CONSUMER, LUXURY, ILLEGAL = (
-    GOOD_TYPES.index(t) for t in ("technology", "agriculture", "consumer", "luxury", "illegal"))
+    GOOD_TYPES.index(t) for t in ("technology", "agriculture", "consumer", "luxury", "illegal")
+)
 IMPORT, PIRATE = ACTIONS.index("import"), ACTIONS.index("pirate")
-CHOICE = [A.DONE, A.YES]                 # a "may" power: decline or use it
+CHOICE = [A.DONE, A.YES]  # a "may" power: decline or use it
 
 
 # ----- helpers ---------------------------------------------------------------------------------
@@ -113,7 +114,7 @@ def _free_import(st, p: int, s: int) -> None:
 
 # ----- AEROPONICS (registered first: a ship it brings home is no longer at sea for the others) ---
 def _aeroponics(st, holder: int, s: int) -> None:
-    """"If a ship you own at sea is reduced to only 1 loaded container on it, it will return to
+    """ "If a ship you own at sea is reduced to only 1 loaded container on it, it will return to
     your harbor with the container" (it then counts toward a later contract, R5.8)."""
     if s >= 0 and s // 2 == holder and st.at_sea[s] and len(st.cargo[s]) == 1:
         st.at_sea[s] = False
@@ -140,6 +141,7 @@ def aeroponics_imported(st, holder, p, s):
 # All of these react before the ship sails (``complete`` pushes the "sail" task before it emits).
 # When several ask at once, the first asks now and the others wait as tasks (the last pushed runs
 # first); the rulebook gives no order for simultaneous powers.
+
 
 @listener("completed", "satellite")
 def satellite(st, holder, p, s, contracts):
@@ -183,7 +185,7 @@ def a_small_tank(st, holder, p, s, contracts):
 
 @task("a_small_tank")
 def a_small_tank_ask(st, holder, p):
-    if st.hands[p]:                       # the giver chooses; the options are its hidden hand
+    if st.hands[p]:  # the giver chooses; the options are its hidden hand
         st.ask_power("a_small_tank", p, [A.CARD + c for c in st.hands[p]], (holder, p))
 
 
@@ -295,8 +297,7 @@ def flash_drives(st, holder, p, s, contracts):
 @task("flash_drives")
 def flash_drives_ask(st, holder, s):
     if not st.at_sea[s] and st.cargo[s]:
-        st.ask_power("flash_drives", holder, [A.DONE] + [A.CARD + c for c in st.cargo[s]], (holder, s),
-                     public=True)
+        st.ask_power("flash_drives", holder, [A.DONE] + [A.CARD + c for c in st.cargo[s]], (holder, s), public=True)
 
 
 @resume("flash_drives")
@@ -438,8 +439,12 @@ def backpacks(st, holder, s):
 @listener("execute", "books")
 def books(st, holder, leader, action):
     """Leading an Import that any other player follows (plays a card): +2, once a turn."""
-    if leader == holder and action == IMPORT and "books" not in st.once \
-            and any(st.followed[q] == 1 for q in range(st.n) if q != holder):
+    if (
+        leader == holder
+        and action == IMPORT
+        and "books" not in st.once
+        and any(st.followed[q] == 1 for q in range(st.n) if q != holder)
+    ):
         st.once.append("books")
         st.gain(holder, 2)
 
@@ -486,7 +491,7 @@ def cannabis_done(st, holder, p, s):
 @listener("import_done", "protractors")
 def protractors(st, holder, p, s):
     """Another player imported from a ship at sea: if containers are left, may import 1 free."""
-    if p != holder and s >= 0 and st.at_sea[s] and st.cargo[s]:       # s < 0: the supply island
+    if p != holder and s >= 0 and st.at_sea[s] and st.cargo[s]:  # s < 0: the supply island
         _soon(st, "protractors", holder, s)
 
 
@@ -545,8 +550,13 @@ def shotguns(st, holder, p, card, s):
     gives it 2 credits or 2 cards from their hand, their choice, once a turn."""
     order = st.order_from_leader()
     mark = f"shotguns:{p}"
-    if st.declared == PIRATE and p != holder and st.actions_left[holder] > 0 \
-            and order.index(p) < order.index(holder) and mark not in st.once:
+    if (
+        st.declared == PIRATE
+        and p != holder
+        and st.actions_left[holder] > 0
+        and order.index(p) < order.index(holder)
+        and mark not in st.once
+    ):
         st.once.append(mark)
         _soon(st, "shotguns", holder, p)
 

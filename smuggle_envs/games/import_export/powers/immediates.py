@@ -44,7 +44,7 @@ STRETCH_FREE_ACTIONS = 2
 
 # ----- plumbing --------------------------------------------------------------------------------
 STEPS: dict = {}
-SELF_POWERS: dict = {}       # key -> fn(st, p, card): powers that act on their own card
+SELF_POWERS: dict = {}  # key -> fn(st, p, card): powers that act on their own card
 
 
 def step(name: str):
@@ -53,6 +53,7 @@ def step(name: str):
             raise ValueError(f"immediate power step {name!r} registered twice")
         STEPS[name] = fn
         return fn
+
     return register
 
 
@@ -67,16 +68,35 @@ def _ask(st, key: str, player: int, options, name: str, *args, public: bool = Tr
 def self_power(key: str):
     """A power about its own card: registered as ``key``'s immediate on that card, and callable
     on another card (Wind Turbines copying it)."""
+
     def register(fn):
         SELF_POWERS[key] = fn
         immediate(key)(lambda st, p: fn(st, p, st.game.ids[key]))
         return fn
+
     return register
 
 
-for _key in ("apples", "bamboo", "beer", "chicken_feed", "dino_bones", "glasses", "platinum_rings",
-             "printed_money", "railguns", "rolls_royce", "shower_heads", "soy_sauce", "stolen_research",
-             "wind_turbines", "dyson_vacuums", "pocky", "stretch_goals", "exclusive_cards"):
+for _key in (
+    "apples",
+    "bamboo",
+    "beer",
+    "chicken_feed",
+    "dino_bones",
+    "glasses",
+    "platinum_rings",
+    "printed_money",
+    "railguns",
+    "rolls_royce",
+    "shower_heads",
+    "soy_sauce",
+    "stolen_research",
+    "wind_turbines",
+    "dyson_vacuums",
+    "pocky",
+    "stretch_goals",
+    "exclusive_cards",
+):
     resume(_key)(_dispatch)
 
 
@@ -202,7 +222,7 @@ def rice(st, p: int) -> None:
 def delayed_game(st, p: int) -> None:
     for q in _others(st, p):
         st.pay(q, DELAYED_GAME_FINE)
-    st.double_turn[p] = 1           # t_turn / t_turn_end give p two turns when it next leads
+    st.double_turn[p] = 1  # t_turn / t_turn_end give p two turns when it next leads
 
 
 # ----- cards -----------------------------------------------------------------------------------
@@ -238,7 +258,7 @@ def message_tables(st, p: int) -> None:
     while True:
         got = _draw_into_hand(st, p, 1)
         if not got:
-            break                    # deck and discard are empty: pay for what was drawn
+            break  # deck and discard are empty: pay for what was drawn
         drawn += 1
         if ctype[got[0]] in seen:
             break
@@ -266,7 +286,7 @@ def _shower_heads(st, action: int, p: int) -> None:
 @immediate("exclusive_cards")
 def exclusive_cards(st, p: int) -> None:
     st.push("power", "imm_exclusive_name", p)
-    st.pay(p, EXCLUSIVE_STAKE)       # as much as p has, like every payment
+    st.pay(p, EXCLUSIVE_STAKE)  # as much as p has, like every payment
 
 
 @task("imm_exclusive_name")
@@ -334,7 +354,7 @@ def _bamboo(st, action: int, p: int, card: int) -> None:
         return
     s = action - A.SHIP
     st.remove_shipment(p, card)
-    st.contract(p, s, card)          # as a Contract action would: Paprika, completion on leftovers
+    st.contract(p, s, card)  # as a Contract action would: Paprika, completion on leftovers
 
 
 @self_power("beer")
@@ -381,10 +401,10 @@ def small_poodles(st, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
     st.remove_shipment(p, card)
-    if st.goods_fit(p, card):        # the room left once it is no longer a shipment
+    if st.goods_fit(p, card):  # the room left once it is no longer a shipment
         st.add_good(p, card)
     else:
-        st.add_shipment(p, card)     # goods full: it stays a shipment
+        st.add_shipment(p, card)  # goods full: it stays a shipment
 
 
 @immediate("stolen_research")
@@ -448,7 +468,7 @@ def _soy_sauce(st, action: int, p: int) -> None:
     if action != A.YES:
         return
     contracts = [c for c in st.imports[p] if st.game.caction[c] == CONTRACT]
-    for c in reversed(contracts):     # one task each: moving a card to goods emits good_added
+    for c in reversed(contracts):  # one task each: moving a card to goods emits good_added
         st.push("power", "imm_soy_move", p, c)
 
 
@@ -600,8 +620,8 @@ def _printed_money_take(st, action: int, p: int) -> None:
     s = st.take_container(card)
     st.pending = card
     st.push("power", "imm_printed_money_place", p, card)
-    st.emit("taken", p, card, s)     # Aeroponics may bring a ship left with one container home
-    st.ship_emptied(s)               # an emptied ship at sea goes home (its owner gets nothing)
+    st.emit("taken", p, card, s)  # Aeroponics may bring a ship left with one container home
+    st.ship_emptied(s)  # an emptied ship at sea goes home (its owner gets nothing)
 
 
 @task("imm_printed_money_place")
@@ -637,7 +657,7 @@ def _pocky_import(st, p: int) -> None:
 def _pocky(st, action: int, p: int) -> None:
     s = action - A.SHIP
     owner = s // 2
-    if owner != p:                   # unlike Paper and Stretch Goals, Pocky does not waive the fee
+    if owner != p:  # unlike Paper and Stretch Goals, Pocky does not waive the fee
         st.gain(owner, st.game.owner_fee)
     st.push("import_pick", p, s, 1, 0)
 
@@ -658,11 +678,11 @@ def _ask_solo_import(st, key: str, p: int, fee: bool) -> None:
 def _solo_import(st, action: int, p: int, fee: int) -> None:
     s = action - A.SHIP
     if fee:
-        from ..rules import _won     # a one-bidder import round: free, the owner is paid (R5.9)
+        from ..rules import _won  # a one-bidder import round: free, the owner is paid (R5.9)
 
         _won(st, p, s, 0)
     else:
-        from .modifiers import import_take       # 2 containers (3 with Shampoo)
+        from .modifiers import import_take  # 2 containers (3 with Shampoo)
 
         st.push("import_pick", p, s, min(import_take(st, p), len(st.cargo[s])), 0)
 
@@ -708,8 +728,7 @@ def _platinum_start(st, p: int) -> None:
 
 @task("imm_platinum_next")
 def _platinum_next(st, p: int) -> None:
-    _ask(st, "platinum_rings", p, [A.DONE] + [A.CARD + c for c in st.hands[p]], "platinum_rings", p,
-         public=False)
+    _ask(st, "platinum_rings", p, [A.DONE] + [A.CARD + c for c in st.hands[p]], "platinum_rings", p, public=False)
 
 
 # The decisions whose options come from the decider's hand, by step name: fn(st, *args) asks it
@@ -723,7 +742,7 @@ def _platinum_rings(st, action: int, p: int) -> None:
         return
     card = action - A.CARD
     st.hands[p].remove(card)
-    st.played[p].append(card)        # like a declared card: public, discarded at the turn's end
+    st.played[p].append(card)  # like a declared card: public, discarded at the turn's end
     st.push("power", "imm_platinum_next", p)
     _solo_action(st, "platinum_rings", p, st.game.caction[card], fee=True)
 
@@ -755,7 +774,7 @@ def _stretch_import(st, q: int) -> None:
 
 @step("stretch_import")
 def _stretch_imported(st, action: int, q: int) -> None:
-    st.push("import_pick", q, action - A.SHIP, 1, 0)      # no fee to the owner (the card says so)
+    st.push("import_pick", q, action - A.SHIP, 1, 0)  # no fee to the owner (the card says so)
 
 
 @task("imm_stretch_action")

@@ -230,7 +230,7 @@ CONTRACT_OPTIONS = {OPT_JASMINE_TEA: _use_jasmine_tea}
 
 @task("paprika")
 def _paprika_offer(st, p: int) -> None:
-    """"When contracting a new shipment, you can also load 1 container if able for free": asked
+    """ "When contracting a new shipment, you can also load 1 container if able for free": asked
     whenever p has a card and a shipment with an open slot (the hand stays hidden)."""
     ships = [s for s in st.harbor_ships(p) if st.contracts[s] and st.matched(s) < st.needed(s)]
     if not ships or not st.hands[p]:
@@ -345,7 +345,7 @@ def import_source_options(st) -> list[int]:
 
 
 def pay_for_island(st, p: int, price: int) -> None:
-    """"keep the highest bid even if it is your own": the bid goes to the holder, not the bank,
+    """ "keep the highest bid even if it is your own": the bid goes to the holder, not the bank,
     and no ship owner is paid."""
     holder = st.holder("dark_flight_games")
     if holder != p:
@@ -534,8 +534,12 @@ _AVAILABLE = {
     "rope": lambda st, p: p == st.leader and "rope" not in st.once and bool(st.island) and bool(st.hands[p]),
 }
 _START = {
-    "iceland_water": _iceland_water_start, "telescopes": _telescopes_start, "segways": _segways_start,
-    "oysters": _oysters_start, "led_lights": _led_lights_start, "rope": _rope_start,
+    "iceland_water": _iceland_water_start,
+    "telescopes": _telescopes_start,
+    "segways": _segways_start,
+    "oysters": _oysters_start,
+    "led_lights": _led_lights_start,
+    "rope": _rope_start,
 }
 
 
@@ -557,7 +561,7 @@ def _the_mother_load(st, p: int) -> bool:
 
 @win_check("graphics_cards")
 def _graphics_cards(st, p: int) -> bool:
-    """"the most of 4 good types" (virtual goods count, as in every goods count)."""
+    """ "the most of 4 good types" (virtual goods count, as in every goods count)."""
     won = 0
     for t in range(R.NUM_TYPES):
         won += has_most(st, p, [st.goods_count(q, t) for q in range(st.n)])
