@@ -7,6 +7,7 @@ from typing import Any
 
 from .core.errors import ConfigError
 from .core.game import Game
+from .core.replay import set_game_factory
 
 _GAMES = {
     "smuggle_v0": ("smuggle_envs.games.smuggle", "SmuggleGame", "Smuggle (MB Games 1981)", "3-6"),
@@ -37,6 +38,9 @@ def game_class(env_id: str) -> type[Game]:
 
 def make_game(env_id: str, **config: Any) -> Game:
     return game_class(env_id)(**config)
+
+
+set_game_factory(make_game)
 
 
 def describe() -> list[dict[str, str]]:

@@ -10,8 +10,10 @@ ends, under ``reward_mode``:
 * ``"score"``: score minus the table mean, divided by the game's ``score_scale``.
 
 ``max_turns`` (decisions, all seats together) truncates a runaway game with zero rewards, and so
-does a game's own cap (``State.is_truncated()``, e.g. a turn limit that ends the game as a draw).
-Illegal or malformed actions raise a ``ValueError``/``TypeError`` subclass and change nothing.
+does a game's own cap (``State.is_truncated()``, e.g. a turn limit that ends the game as a draw):
+the env steps its game through the core :class:`~smuggle_envs.core.driver.Driver`, which owns the
+termination contract. Illegal or malformed actions raise a ``ValueError``/``TypeError`` subclass
+and change nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .checks import is_int
+from .driver import Driver
 from .errors import ConfigError, GameOverError, MalformedActionError
 from .game import Game, State
 from .outcomes import REWARD_MODES
 
 
-class GameEnv(AECEnv):
+class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """The PettingZoo AEC environment of one game; see the module docstring."""
+
     metadata = {"render_modes": ["ansi", "human"], "name": "smuggle_envs", "is_parallelizable": False}
 
     def __init__(
@@ -43,7 +49,7 @@ class GameEnv(AECEnv):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         if reward_mode not in REWARD_MODES:
             raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
+        if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
             raise ConfigError(f"max_turns must be a positive int or None, got {max_turns!r}")
         self.game = game
         self.metadata = dict(self.metadata, name=game.env_id)
@@ -51,9 +57,7 @@ class GameEnv(AECEnv):
         self.reward_mode = reward_mode
         self.max_turns = max_turns
         if render_perspective is not None and (
-            isinstance(render_perspective, bool)
-            or not isinstance(render_perspective, int)
-            or not 0 <= render_perspective < game.num_players
+            not is_int(render_perspective) or not 0 <= render_perspective < game.num_players
         ):
             raise ConfigError(
                 f"render_perspective must be None or a seat in [0, {game.num_players}), got {render_perspective!r}"
@@ -72,9 +76,7 @@ class GameEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
-        self.game_state: State | None = None
-        self.turns = 0
-        self._over = False
+        self.driver = Driver(game, max_turns)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -83,22 +85,30 @@ class GameEnv(AECEnv):
         return self.action_spaces[agent]
 
     # ----- AEC API -----------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.game_state = self.game.new_initial_state(seed)
-        self.turns = 0
-        self._over = False
+    @property
+    def game_state(self) -> State[Any] | None:
+        """The engine state of the episode (None before the first ``reset``)."""
+        return self.driver.state if self.driver.has_game else None
+
+    @property
+    def turns(self) -> int:
+        """Decisions taken this episode, all seats together."""
+        return self.driver.decisions
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.driver.reset(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game_state.current_player()]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.driver.state.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
         state = self._require_state()
-        if not self._over and state.current_player() == player:
+        if not self.driver.done and state.current_player() == player:
             mask = state.legal_action_mask()
         else:
             mask = self._zero_mask.copy()
@@ -109,7 +119,8 @@ class GameEnv(AECEnv):
         agent = self.agent_selection
         if agent not in self.agents:
             raise GameOverError("the episode is over and every agent has left; call reset()")
-        if self._over:
+        driver = self.driver
+        if driver.done:
             if action is not None:
                 raise GameOverError(
                     f"{agent} cannot act: the game is over; step(None) for each finished agent, then reset()"
@@ -118,26 +129,18 @@ class GameEnv(AECEnv):
             return
         if action is None:
             raise MalformedActionError(f"{agent} must act: None is only for finished agents")
-        state.apply_action(action)  # raises before changing anything
-        self.turns += 1
+        driver.step(action)  # raises before changing anything
         self._cumulative_rewards[agent] = 0.0
-        if state.is_terminal() and state.is_truncated():
-            # the game's own cap (e.g. a turn limit): a draw, reported as truncation
-            self.rewards = {a: 0.0 for a in self.agents}
+        if driver.truncated:
+            # a cap (the game's own turn limit or max_turns): no winner, zero rewards
             self.truncations = {a: True for a in self.agents}
-            self._over = True
-        elif state.is_terminal():
-            rewards = state.returns(self.reward_mode)
+        elif driver.terminated:
+            rewards = driver.returns(self.reward_mode)
             self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}
-            self._over = True
         else:
             # Rewards are all zero until the end (reset() made them so): nothing to rebuild.
-            if self.max_turns is not None and self.turns >= self.max_turns:
-                self.truncations = {a: True for a in self.agents}
-                self._over = True
-            else:
-                self.agent_selection = self.possible_agents[state.current_player()]
+            self.agent_selection = self.possible_agents[driver.state.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -157,7 +160,7 @@ class GameEnv(AECEnv):
     def close(self) -> None:
         pass
 
-    def _require_state(self) -> State:
-        if self.game_state is None:
+    def _require_state(self) -> State[Any]:
+        if not self.driver.has_game:
             raise RuntimeError("call reset() before using the environment")
-        return self.game_state
+        return self.driver.state

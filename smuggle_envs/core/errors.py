@@ -17,7 +17,7 @@ class IllegalActionError(SmuggleEnvsError, ValueError):
     The state is left exactly as it was before the call.
     """
 
-    def __init__(self, message: str, action=None, legal_actions=None):
+    def __init__(self, message: str, action: int | None = None, legal_actions: list[int] | None = None):
         super().__init__(message)
         self.action = action
         self.legal_actions = legal_actions
@@ -37,3 +37,9 @@ class ConfigError(SmuggleEnvsError, ValueError):
 
 class DataError(SmuggleEnvsError, ValueError):
     """A card-data file that fails validation."""
+
+
+class SeatError(SmuggleEnvsError, ValueError, TypeError):
+    """A seat argument (``observation(p)``, ``resample(p, ...)``, ``render(p)``...) that is not
+    an int naming a seat of this game. Both a ``ValueError`` and a ``TypeError``: a float or a
+    string is as wrong as an out-of-range int, and callers may catch either."""

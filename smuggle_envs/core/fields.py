@@ -5,15 +5,30 @@ A game declares its small-integer facts (counts, flags, one-hot seats) as named 
 observation encoder turns the whole buffer into an observation with one numpy gather and one
 multiply, instead of assembling Python lists every step. A trailing zero byte gives gathers a
 place to read "nothing" from.
+
+:class:`ByteState` is the State base of the games built this way: it owns the generic ``clone``
+and, through the :class:`OneHot` and :class:`Phase` descriptors, keeps one-hot fields in step with
+the plain attributes the rules read.
 """
 
 from __future__ import annotations
 
+import random
+from abc import abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from .game import Game, State, copy_rng
+
 
 class ByteFields:
-    def __init__(self) -> None:
+    def __init__(self, sizes: Iterable[tuple[str, int]] = ()) -> None:
         self.offsets: dict[str, tuple[int, int]] = {}
         self.size = 0
+        for name, size in sizes:
+            self.add(name, size)
 
     def add(self, name: str, size: int) -> ByteFields:
         if name in self.offsets:
@@ -44,3 +59,87 @@ def set_one_hot(view: memoryview, old: int, new: int) -> None:
         view[old] = 0
     if new >= 0:
         view[new] = 1
+
+
+class OneHot:
+    """A seat (or index) attribute mirrored as a one-hot flag in a byte field.
+
+    ``officer = OneHot("f_officer")`` in a ``ByteState`` subclass makes ``state.officer = 3``
+    clear the old flag and set flag 3 in the view ``state.f_officer``; -1 means "no one". Only
+    ``__set__`` is defined, so reads come straight from the instance dict, as fast as a plain
+    attribute: the hot paths pay for the bookkeeping on writes alone.
+    """
+
+    def __init__(self, view: str):
+        self.view = view
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __set__(self, state: Any, value: int) -> None:
+        d = state.__dict__
+        old = d.get(self.name, -1)
+        view = d[self.view]
+        if old >= 0:
+            view[old] = 0
+        if value >= 0:
+            view[value] = 1
+        d[self.name] = value
+
+
+class Phase(OneHot):
+    """The decision phase, one-hot in its field; a phase past the field's end (game over) sets
+    no flag. Setting it also drops a cached legal-action tuple (``_legal``), if the game keeps one."""
+
+    def __set__(self, state: Any, value: int) -> None:
+        d = state.__dict__
+        old = d.get(self.name, -1)
+        view = d[self.view]
+        if 0 <= old < len(view):
+            view[old] = 0
+        if 0 <= value < len(view):
+            view[value] = 1
+        d[self.name] = value
+        d["_legal"] = None
+
+
+G = TypeVar("G", bound=Game)
+S = TypeVar("S", bound="ByteState[Any]")
+
+
+class ByteState(State[G]):
+    """A State whose small facts live in one ``bytearray`` (``buf``, laid out by ``game.fields``)
+    that the rules use through list-like views bound in ``_bind``.
+
+    ``clone`` is generic: the buffer is copied and re-bound, the RNG and history copied, and the
+    mutable containers named in ``_lists`` (copied one level deep) and ``_nested`` (lists of lists,
+    two levels) copied too; everything else is shared or immutable.
+    """
+
+    _lists: ClassVar[tuple[str, ...]] = ()
+    _nested: ClassVar[tuple[str, ...]] = ()
+    buf: bytearray
+    np_buf: np.ndarray
+
+    @abstractmethod
+    def _bind(self) -> None:
+        """Bind the views of ``self.buf`` (and ``self.np_buf``, a numpy view for the encoder)."""
+
+    def clone(self: S) -> S:
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        new.buf = bytearray(self.buf)
+        new._bind()
+        new.rng = copy_rng(self.rng)
+        new.history = list(self.history)
+        for name in self._lists:
+            d[name] = list(d[name])
+        for name in self._nested:
+            d[name] = [list(x) for x in d[name]]
+        return new
+
+    def _fresh_rng(self, rng: random.Random) -> random.Random:
+        """The RNG of a resampled world: future chance is hidden too, so it is redrawn."""
+        return random.Random(rng.getrandbits(64))

@@ -4,10 +4,31 @@
 position that carries its own seeded RNG, so a game is a pure function of (config, seed, actions)
 whatever the global RNGs do.
 
-The public ``State.apply_action`` is the single step that owns the cross-cutting rules (as in
-Pgx): it checks the action's type, range and legality, refuses actions after the game ended, and
-records the history; games implement only ``_apply``. A refused action raises and leaves the
-state untouched, because validation happens before any mutation.
+The public methods of ``State`` own the cross-cutting rules, as Pgx's single ``step`` does; a game
+implements only the underscore hooks:
+
+==========================  =========================================  ============================
+public (core)               what core adds                             the game implements
+==========================  =========================================  ============================
+``apply_action(a)``         type, range and legality checks; refuses   ``_apply(a)``
+                            actions after the end; records history
+``observation(p)``          seat validation                            ``_observation(p)``
+``render(p=None)``          seat validation                            ``_render(p)``
+``resample(p, rng)``        seat and rng validation                    ``_resample(p, rng)``
+``returns(mode)``           the termination contract (below)           ``scores()``
+``action_to_string(a, v)``  what viewer ``v`` may see of the action    ``_public_action_string``
+==========================  =========================================  ============================
+
+**Termination contract.** ``is_terminal()`` is True once the game is over, by its rules or by a
+cap of its own (a turn limit); ``is_truncated()`` is True in the second case. A truncated game has
+no winner: ``winners()`` is empty and ``returns(mode)`` is zero for every seat under every reward
+mode. Otherwise core computes the rewards from ``scores()`` (before the end: as if the game ended
+now; the env and the driver pay them only at the end). A game reports its outcome (scores, and
+whether it was cut short), never rewards. External caps (``max_turns``, a driver's
+``max_decisions``) are applied by :class:`~smuggle_envs.core.driver.Driver` under the same contract.
+
+A refused call raises and leaves the state untouched, because validation happens before any
+mutation. ``legal_actions()`` returns a tuple: the caller cannot change the state through it.
 """
 
 from __future__ import annotations
@@ -16,13 +37,16 @@ import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
+from .checks import as_rng, check_seat, is_int
 from .errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
 from .layout import ObservationLayout
+from .outcomes import REWARD_MODES, normalised_scores, winners
 from .outcomes import rewards as _rewards
+from .replay import Replay
 
 TERMINAL = -1
 """``State.current_player()`` once the game is over."""
@@ -35,12 +59,11 @@ class GameConfig:
     num_players: int = 4
 
     def validate(self, min_players: int, max_players: int) -> None:
-        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
+        if not is_int(self.num_players):
             raise ConfigError(f"num_players must be an int, got {self.num_players!r}")
         if not min_players <= self.num_players <= max_players:
             raise ConfigError(
-                f"num_players={self.num_players} is out of range; this game takes "
-                f"{min_players} to {max_players} players"
+                f"num_players={self.num_players} is out of range; this game takes {min_players} to {max_players} players"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -62,7 +85,7 @@ class Game(ABC):
         if not isinstance(self.config, self.config_class):
             raise ConfigError(f"expected a {self.config_class.__name__}, got {type(self.config).__name__}")
         self.config.validate(self.min_players, self.max_players)
-        self.num_players = self.config.num_players
+        self.num_players: int = self.config.num_players
 
     @classmethod
     def make_config(cls, **kwargs: Any) -> GameConfig:
@@ -88,10 +111,11 @@ class Game(ABC):
         return 1.0
 
     @abstractmethod
-    def new_initial_state(self, seed: int | None = None) -> State: ...
+    def new_initial_state(self, seed: int | None = None) -> State[Any]: ...
 
     @abstractmethod
-    def action_to_string(self, action: int) -> str: ...
+    def action_to_string(self, action: int) -> str:
+        """The full text of an action, as its actor sees it (see ``State.action_to_string``)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config})"
@@ -102,31 +126,44 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
-class State(ABC):
-    """A game position. Subclasses implement the underscore methods and the abstract ones."""
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent ``random.Random`` in the same state (no OS entropy spent on seeding)."""
+    new = random.Random(0)
+    new.setstate(rng.getstate())
+    return new
 
-    def __init__(self, game: Game, seed: int | None):
-        self.game = game
+
+G = TypeVar("G", bound=Game)
+
+
+class State(ABC, Generic[G]):
+    """A game position. Subclasses implement the underscore hooks and the abstract methods;
+    ``State[MyGame]`` types ``self.game`` as the game's own class."""
+
+    def __init__(self, game: G, seed: int | None):
+        self.game: G = game
         self.seed = new_seed() if seed is None else _check_seed(seed)
         self.rng = random.Random(self.seed)
         self.history: list[int] = []
         self._num_actions = game.num_actions
+        self._num_players = game.num_players
 
-    # ----- the contract --------------------------------------------------------------------
+    # ----- what each game implements -------------------------------------------------------
     @abstractmethod
     def current_player(self) -> int:
         """The seat that decides next, or ``TERMINAL``."""
 
     @abstractmethod
-    def legal_actions(self) -> Sequence[int]:
-        """Legal actions of the current player, ascending. Empty once terminal."""
+    def legal_actions(self) -> tuple[int, ...]:
+        """Legal actions of the current player, ascending, as a tuple. Empty once terminal."""
 
     @abstractmethod
-    def is_terminal(self) -> bool: ...
+    def is_terminal(self) -> bool:
+        """True once the game is over, by its rules or by a cap of its own (see ``is_truncated``)."""
 
     def is_truncated(self) -> bool:
-        """True when a terminal state was reached by a game's own cap (a turn limit) rather
-        than by its rules; the env reports it as truncation."""
+        """True when the game was stopped by a cap of its own (a turn limit) rather than ended by
+        its rules. A truncated game is terminal, has no winner and pays no rewards."""
         return False
 
     @abstractmethod
@@ -136,25 +173,51 @@ class State(ABC):
         scoring cards reports its public part until the game is over."""
 
     @abstractmethod
-    def observation(self, player: int) -> np.ndarray:
-        """The float32 observation of ``player``, seat-relative; see the game's layout."""
+    def _observation(self, player: int) -> np.ndarray:
+        """The float32 observation of a valid seat ``player``, seat-relative."""
 
     @abstractmethod
-    def clone(self) -> State: ...
-
-    @abstractmethod
-    def resample(self, player: int, rng: random.Random) -> State:
-        """A copy consistent with everything ``player`` has observed, hidden cards redrawn."""
-
-    @abstractmethod
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         """Text of the table: everything if ``player`` is None, else what that seat sees."""
+
+    @abstractmethod
+    def _resample(self, player: int, rng: random.Random) -> State[G]:
+        """A copy consistent with everything ``player`` has observed, hidden cards redrawn from
+        ``player``'s information set (never copied from the truth)."""
+
+    @abstractmethod
+    def clone(self) -> State[G]: ...
 
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal."""
 
-    # ----- shared behaviour ----------------------------------------------------------------
+    def _public_action_string(self, action: int) -> str:
+        """What a seat other than the actor sees of ``action`` in this state. Every action is
+        public unless the game says otherwise; a game hides the ones whose choice is secret (a
+        face-down selection, a sealed bid, a card passed face down)."""
+        return self.game.action_to_string(action)
+
+    # ----- the contract, validated here once for every game -----------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        """The float32 observation of ``player``, seat-relative; see the game's layout."""
+        if type(player) is not int or not 0 <= player < self._num_players:
+            player = check_seat(player, self._num_players)
+        return self._observation(player)
+
+    def render(self, player: int | None = None) -> str:
+        """Text of the table: everything if ``player`` is None, else what that seat sees."""
+        if player is not None:
+            player = check_seat(player, self._num_players)
+        return self._render(player)
+
+    def resample(self, player: int, rng: Any = None) -> State[G]:
+        """A copy consistent with everything ``player`` has observed, hidden cards redrawn.
+
+        ``rng``: a ``random.Random``, an int seed, a numpy ``Generator`` or None (OS entropy)."""
+        player = check_seat(player, self._num_players)
+        return self._resample(player, as_rng(rng))
+
     def apply_action(self, action: Any) -> None:
         action = self.check_action(action)
         self._apply(action)
@@ -164,9 +227,9 @@ class State(ABC):
         """Return ``action`` as an int, or raise a clear error; never mutates the state."""
         if type(action) is int and 0 <= action < self._num_actions and self._is_legal(action):
             return action  # the common case, kept cheap; ``_is_legal`` is False once terminal
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if not is_int(action):
             raise MalformedActionError(
-                f"an action must be an int in [0, {self.game.num_actions}), got {type(action).__name__} {action!r}"
+                f"an action must be an int in [0, {self._num_actions}), got {type(action).__name__} {action!r}"
             )
         action = int(action)
         if self.is_terminal():
@@ -174,16 +237,14 @@ class State(ABC):
         legal = list(self.legal_actions())
         shown = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal[:12])
         shown += f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
-        if not 0 <= action < self.game.num_actions:
+        if not 0 <= action < self._num_actions:
             raise IllegalActionError(
-                f"action {action} is out of range [0, {self.game.num_actions}); legal actions: {shown}",
-                action,
-                legal,
+                f"action {action} is out of range [0, {self._num_actions}); legal actions: {shown}", action, legal
             )
         if not self._is_legal(action):
             raise IllegalActionError(
-                f"action {action} ({self.game.action_to_string(action)}) is not legal for "
-                f"player {self.current_player()} now; legal actions: {shown}",
+                f"action {action} ({self.game.action_to_string(action)}) is not legal for player "
+                f"{self.current_player()} now; legal actions: {shown}",
                 action,
                 legal,
             )
@@ -193,22 +254,54 @@ class State(ABC):
         return action in self.legal_actions()
 
     def legal_action_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         mask[list(self.legal_actions())] = 1
         return mask
 
+    # ----- termination -------------------------------------------------------------------------
     def returns(self, mode: str = "win_loss") -> list[float]:
-        """Final rewards of every seat under a reward mode (see ``core.outcomes``)."""
+        """Rewards of every seat under a reward mode (see ``core.outcomes``), from the scores as
+        they stand (final once terminal); zero for a truncated game, which has no winner."""
+        if mode not in REWARD_MODES:
+            raise ConfigError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")
+        if self.is_truncated():
+            return [0.0] * self._num_players
         return _rewards(self.scores(), mode, self.game.score_scale)
 
-    def action_to_string(self, action: int) -> str:
-        return self.game.action_to_string(action)
+    def winners(self) -> list[int]:
+        """The seats that won (several on a shared top score); empty before the end and for a
+        truncated game."""
+        if not self.is_terminal() or self.is_truncated():
+            return []
+        return winners(self.scores())
 
-    def to_replay(self):
-        from .replay import Replay
+    def normalised_scores(self) -> list[float]:
+        """Score minus the table mean over the game's ``score_scale``, now: the dense shaping
+        signal (public information only before the end, as ``scores()`` promises)."""
+        return normalised_scores(self.scores(), self.game.score_scale)
 
-        if self.__dict__.get("_not_replayable"):
-            raise ValueError(f"this state cannot be replayed from (config, seed, actions): {self._not_replayable}")
+    # ----- text ----------------------------------------------------------------------------------
+    def action_to_string(self, action: int, viewer: int | None = None) -> str:
+        """``action`` (about to be taken by ``current_player()``) as ``viewer`` sees it.
+
+        ``viewer`` None (the full view) or the actor: the full text. Any other seat: only what
+        that seat may see, so a face-down choice reads "selects a card face down", never which.
+        Every interface that shows one seat another seat's action (terminal play, logs, replays
+        shown to a seat, the browser app) goes through here."""
+        if not is_int(action) or not 0 <= action < self._num_actions:
+            raise MalformedActionError(f"an action must be an int in [0, {self._num_actions}), got {action!r}")
+        action = int(action)
+        if viewer is None:
+            return self.game.action_to_string(action)
+        viewer = check_seat(viewer, self._num_players, "viewer")
+        if viewer == self.current_player():
+            return self.game.action_to_string(action)
+        return self._public_action_string(action)
+
+    def to_replay(self) -> Replay:
+        reason = self.__dict__.get("_not_replayable")
+        if reason:
+            raise ValueError(f"this state cannot be replayed from (config, seed, actions): {reason}")
         return Replay(self.game.env_id, self.game.config.to_dict(), self.seed, list(self.history))
 
     def __str__(self) -> str:
@@ -216,9 +309,14 @@ class State(ABC):
 
 
 def _check_seed(seed: Any) -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    if not is_int(seed):
         raise ConfigError(f"a seed must be an int, got {type(seed).__name__} {seed!r}")
     if seed < 0:
         # random.Random(-s) deals the same game as random.Random(s): refuse rather than alias.
         raise ConfigError(f"a seed must be a non-negative int, got {seed}")
     return int(seed)
+
+
+def sorted_legal(actions: Sequence[int]) -> tuple[int, ...]:
+    """A legal-action list in the contract's form: ascending, as a tuple."""
+    return tuple(sorted(actions))

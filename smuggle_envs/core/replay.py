@@ -1,13 +1,30 @@
-"""Replays: a game is (env id, config, seed, actions), stored as plain JSON."""
+"""Replays: a game is (env id, config, seed, actions), stored as plain JSON.
+
+A replay names its game by env id. Turning the id into a ``Game`` is the registry's job, one
+layer up, so core does not import it: the registry hands core its factory at import time
+(``set_game_factory``), and the methods that replay use it unless given the game.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from .game import State
+if TYPE_CHECKING:  # the contract imports this module; these names are for annotations only
+    from .game import Game, State
+
+
+GameFactory = Callable[..., "Game"]
+_factory: GameFactory | None = None
+
+
+def set_game_factory(factory: GameFactory) -> None:
+    """Called by the registry: how ``Replay`` turns ``(env_id, **config)`` into a ``Game``."""
+    global _factory
+    _factory = factory
 
 
 @dataclasses.dataclass
@@ -35,22 +52,33 @@ class Replay:
             raise ValueError(f"replay JSON 'seed' must be an integer, got {seed!r}")
         if not isinstance(data["config"], dict):
             raise ValueError("replay JSON 'config' must be an object")
+        if not isinstance(data["env_id"], str):
+            raise ValueError("replay JSON 'env_id' must be a string")
         return cls(data["env_id"], data["config"], seed, actions)
 
-    def states(self) -> Iterator[tuple[State, int | None]]:
-        """Yield (snapshot of the state, action about to be applied); the last has action None."""
-        from ..registry import make_game
+    def game(self) -> Game:
+        """The game this replay was played in (its env id and config)."""
+        if _factory is None:
+            raise RuntimeError("no game registry loaded: import smuggle_envs first")
+        return _factory(self.env_id, **self.config)
 
-        state = make_game(self.env_id, **self.config).new_initial_state(self.seed)
+    def _initial_state(self, game: Game | None) -> State[Any]:
+        if game is None:
+            game = self.game()
+        elif game.env_id != self.env_id:
+            raise ValueError(f"this replay is of {self.env_id}, not {game.env_id}")
+        return game.new_initial_state(self.seed)
+
+    def states(self, game: Game | None = None) -> Iterator[tuple[State[Any], int | None]]:
+        """Yield (snapshot of the state, action about to be applied); the last has action None."""
+        state = self._initial_state(game)
         for action in self.actions:
             yield state.clone(), action
             state.apply_action(action)
         yield state, None
 
-    def final_state(self) -> State:
-        from ..registry import make_game
-
-        state = make_game(self.env_id, **self.config).new_initial_state(self.seed)
+    def final_state(self, game: Game | None = None) -> State[Any]:
+        state = self._initial_state(game)
         for action in self.actions:
             state.apply_action(action)
         return state

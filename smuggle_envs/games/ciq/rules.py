@@ -458,7 +458,7 @@ class CIQState(State):
     def legal_actions(self):
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._legal = tuple(self._compute_legal())
         return legal
 
     def legal_action_mask(self) -> np.ndarray:
@@ -480,16 +480,10 @@ class CIQState(State):
         """Minus the cards each seat still has to get rid of (Hand, Import and Export piles)."""
         return [-float(self.hand_size[q] + self.imp_size[q] + self.exp_size[q]) for q in range(self.n)]
 
-    def returns(self, mode: str = "win_loss") -> list[float]:
-        result = super().returns(mode)  # validates the mode
-        if self.drawn_game:
-            return [0.0] * self.n  # a game stopped at the turn limit is a draw
-        return result
-
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         from .render import render
 
         return render(self, player)
@@ -1001,7 +995,7 @@ class CIQState(State):
         new.flipped = list(self.flipped)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> CIQState:
+    def _resample(self, player: int, rng: random.Random) -> CIQState:
         """Redraw what ``player`` cannot see: the Stock (order and contents), the other players'
         hands, the contents of their Export piles within what everyone saw go in, the order of
         every Export pile, and the state's own RNG.

@@ -426,10 +426,10 @@ class HumbleSmuggleState(State):
         ``points``), so no score reveals a hidden card."""
         return [p + len(sc) / 100 for p, sc in zip(self.points(), self.scored)]
 
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         from .render import render
 
         return render(self, player)
@@ -905,7 +905,7 @@ class HumbleSmuggleState(State):
         new.pending = list(self.pending)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> HumbleSmuggleState:
+    def _resample(self, player: int, rng: random.Random) -> HumbleSmuggleState:
         """Redraw what ``player`` cannot see, consistently with what it saw: the white deck's
         order and the cards of other hands that nobody saw drafted; which card of each other
         seat's hand lies face down; other seats' black hands (until they are shown for final

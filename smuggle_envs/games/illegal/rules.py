@@ -381,10 +381,10 @@ class IllegalState(State):
         top = max((g.values[k] for k in BUSINESS_KINDS if hand[k]), default=0)
         return self.table_value(q) - penalty - top
 
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         from .render import render
 
         return render(self, player)
@@ -1151,7 +1151,7 @@ class IllegalState(State):
         new.pass_order = list(self.pass_order)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> IllegalState:
+    def _resample(self, player: int, rng: random.Random) -> IllegalState:
         """Redraw what ``player`` cannot see: the other closed hands (keeping the cards it knows
         are there), the stock's order, the cards others have chosen to pass and not yet passed,
         and the state's own RNG. Open hands (Tax Inspection) stay as they are."""

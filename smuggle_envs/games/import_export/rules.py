@@ -300,8 +300,8 @@ class ImportExportState(State):
     def current_player(self) -> int:
         return TERMINAL if self.over else self.ask[1]
 
-    def legal_actions(self) -> list[int]:
-        return [] if self.over else self.ask[2]
+    def legal_actions(self) -> tuple[int, ...]:
+        return () if self.over else self.ask[2]
 
     def _is_legal(self, action: int) -> bool:
         return not self.over and action in self.ask[2]
@@ -309,7 +309,7 @@ class ImportExportState(State):
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
         if not self.over:
-            mask[self.ask[2]] = 1
+            mask[list(self.ask[2])] = 1
         return mask
 
     def is_terminal(self) -> bool:
@@ -325,10 +325,10 @@ class ImportExportState(State):
     def scores(self) -> list[float]:
         return [float(s) for s in final_scores(self)]
 
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         from .render import render
 
         return render(self, player)
@@ -347,7 +347,7 @@ class ImportExportState(State):
         other.rng.setstate(self.rng.getstate())
         return other
 
-    def resample(self, player: int, rng: random.Random) -> ImportExportState:
+    def _resample(self, player: int, rng: random.Random) -> ImportExportState:
         """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids.
 
         A decision in progress whose options come from another player's hand is asked again from
@@ -506,7 +506,7 @@ class ImportExportState(State):
 
     def _ask(self, phase: int, player: int, options: list[int], ctx: tuple = (), public: bool = False) -> None:
         """State a decision. ``public``: the options are public, so a single one is automatic."""
-        self.ask = (phase, player, options, ctx, public)
+        self.ask = (phase, player, tuple(options), ctx, public)
 
     def push(self, *task) -> None:
         self.stack.append(task)
@@ -559,7 +559,7 @@ class ImportExportState(State):
 
     def ask_power(self, key: str, player: int, options: list[int], args: tuple = (), public: bool = False) -> None:
         """A decision a power gives ``player``; ``POWER_RESUME[key](st, action, *args)`` gets it."""
-        self.ask = (P_POWER, player, sorted(options), (key, *args), public)
+        self.ask = (P_POWER, player, tuple(sorted(options)), (key, *args), public)
 
     def add_good(self, p: int, card: int) -> None:
         self.goods[p].append(card)

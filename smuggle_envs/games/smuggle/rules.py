@@ -346,10 +346,10 @@ class SmuggleState(State):
     def scores(self) -> list[float]:
         return [float(m) for m in self.money]
 
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         return self.game.encoder.encode(self, player)
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None) -> str:
         from .render import render
 
         return render(self, player)
@@ -632,7 +632,7 @@ class SmuggleState(State):
         new.deck = list(self.deck)
         return new
 
-    def resample(self, player: int, rng: random.Random) -> SmuggleState:
+    def _resample(self, player: int, rng: random.Random) -> SmuggleState:
         """Redraw what ``player`` cannot see: the pack's order, the live hand's cards that
         ``player`` does not know, and the state's own RNG (future shuffles)."""
         new = self.clone()

@@ -197,12 +197,12 @@ def test_rule_a_target_is_offered_only_when_something_can_be_played_on_it(table)
 
 def test_rule_pass_only_when_nothing_else_is_legal(table):
     t = table(hands={0: ["Kd", "Kh"], 1: P1_HAND}, tolerance={0: ["6s"], 1: ["2c"]}, stock=[])
-    assert t.state.legal_actions() == [A.PASS]
+    assert list(t.state.legal_actions()) == [A.PASS]
     t.pass_()
     assert t.state.current_player() == 1 and t.state.turns == 1
     # anything legal rules passing out
     t2 = table(hands={0: ["Kd", "Kh", "3s"], 1: P1_HAND}, tolerance={0: ["6s"], 1: ["2c"]}, stock=[])
-    assert t2.state.legal_actions() == [A.hire("3s")]
+    assert list(t2.state.legal_actions()) == [A.hire("3s")]
 
 
 # ----- Import Tolerance ---------------------------------------------------------------------------

@@ -53,7 +53,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n):
             other = state.resample(p, rng)
             np.testing.assert_array_equal(other.observation(p), before)
             if p == state.current_player():
-                assert other.legal_actions() == state.legal_actions()
+                assert list(other.legal_actions()) == list(state.legal_actions())
             assert other.scores() == state.scores()  # no score reveals a hidden card
             check_state(other)
             # what p knows is untouched

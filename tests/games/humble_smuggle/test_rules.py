@@ -119,7 +119,7 @@ def test_rule1_the_card_left_after_drafting_sets_the_round_rule(table):
 def test_rule2_each_player_selects_one_card_the_rest_stay_in_hand(table):
     t = table(hands=HANDS, centre=[11, 13, 14, 25]).draft(11, 13, 14)
     s = t.state
-    assert s.legal_actions() == [A.select(v) for v in (8, 11, 31, 45)]
+    assert list(s.legal_actions()) == [A.select(v) for v in (8, 11, 31, 45)]
     t.select(45)
     assert s.sel[0] == 45 and sorted(s.hands[0]) == [8, 11, 31] and s.current_player() == 1
     t.select(51, 26)
@@ -137,7 +137,7 @@ def test_rule3_play_cards_any_number_on_any_card_until_a_lap_of_passes(table):
     s = t.state
     # only Play cards can be played, on each of the 3 face-down cards; pass is always legal
     plus10, minus10 = t.game.black_kind("+10"), t.game.black_kind("-10")
-    assert s.legal_actions() == [A.play(plus10, o) for o in range(3)] + [A.play(minus10, o) for o in range(3)] + [
+    assert list(s.legal_actions()) == [A.play(plus10, o) for o in range(3)] + [A.play(minus10, o) for o in range(3)] + [
         A.PASS
     ]
     t.play("+10", 2)  # P0 on P2's card
@@ -148,7 +148,7 @@ def test_rule3_play_cards_any_number_on_any_card_until_a_lap_of_passes(table):
     t.play("+20", 2)  # P1, who passed before, plays after all: two cards on P2's
     t.pass_(2)  # P2, P0
     assert s.attached[2] == [(0, plus10), (1, t.game.black_kind("+20"))]  # locked in place
-    assert s.legal_actions() == [A.PASS]  # P1 has no Play card left: only a pass
+    assert list(s.legal_actions()) == [A.PASS]  # P1 has no Play card left: only a pass
     t.pass_()  # the third pass in a row ends the phase
     assert s.phase != PLAY and s.last[1] == [35, 51, 56]
 
@@ -156,7 +156,7 @@ def test_rule3_play_cards_any_number_on_any_card_until_a_lap_of_passes(table):
 def test_rule3_a_player_without_play_cards_still_decides_to_pass(table):
     t = table(hands=HANDS, centre=[11, 13, 14, 25]).draft(11, 13, 14).select(45, 51, 26)
     for seat in (0, 1, 2):
-        assert t.state.current_player() == seat and t.state.legal_actions() == [A.PASS]
+        assert t.state.current_player() == seat and list(t.state.legal_actions()) == [A.PASS]
         t.pass_()
     assert t.state.phase == DRAFT and t.state.rounds_played == 1
 

@@ -164,7 +164,7 @@ def test_a_refused_action_names_the_legal_ones_and_changes_nothing():
     with pytest.raises(IllegalActionError) as err:
         state.apply_action(illegal)
     assert f"action {illegal} ({game.action_to_string(illegal)}) is not legal for player" in str(err.value)
-    assert err.value.legal_actions == state.legal_actions()
+    assert err.value.legal_actions == list(state.legal_actions())
     assert state.history == snapshot.history and state.__dict__.keys() == snapshot.__dict__.keys()
     for key, value in snapshot.__dict__.items():
         if key not in ("rng", "game"):
@@ -213,7 +213,7 @@ def test_same_seed_and_actions_give_the_same_game_under_global_rng_noise(num_pla
         _noise(steps)
         p = a.current_player()
         np.testing.assert_array_equal(a.observation(p), b.observation(p))
-        assert a.legal_actions() == b.legal_actions()
+        assert list(a.legal_actions()) == list(b.legal_actions())
         action = policy.choice(a.legal_actions())
         _noise(steps * 7 + 3)
         a.apply_action(action)
@@ -296,7 +296,7 @@ def test_replay_of_an_unfinished_game():
     for _ in range(90):
         state.apply_action(rng.choice(state.legal_actions()))
     again = replay_final_state(Replay.from_json(state.to_replay().to_json()))
-    assert again.current_player() == state.current_player() and again.legal_actions() == state.legal_actions()
+    assert again.current_player() == state.current_player() and list(again.legal_actions()) == list(state.legal_actions())
     for p in range(4):
         np.testing.assert_array_equal(again.observation(p), state.observation(p))
 

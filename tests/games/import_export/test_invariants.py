@@ -47,7 +47,7 @@ def check(st) -> None:
     assert len(st.colour) == n and len(set(st.colour)) == n
     if not st.over:
         _phase, player, options = st.ask[0], st.ask[1], st.ask[2]
-        assert 0 <= player < n and options == sorted(set(options)) and options
+        assert 0 <= player < n and options == tuple(sorted(set(options))) and options
         assert st.current_player() == player and st.legal_actions() == options
         assert 0 <= st.leader < n
 
@@ -76,7 +76,7 @@ def test_random_games_conserve_cards_and_credits_and_end(n, modules):
         lengths.append(decisions)
         assert st.end_reason and not st.is_truncated()
         reasons[st.end_reason.split(" ")[0]] += 1
-        assert st.current_player() == -1 and st.legal_actions() == [] and st.phase == -1
+        assert st.current_player() == -1 and list(st.legal_actions()) == [] and st.phase == -1
         scores = st.scores()
         best = max(scores)
         assert st.returns() == [1.0 if s == best else -1.0 for s in scores]

@@ -652,4 +652,4 @@ def test_hand_asks_can_be_asked_again_from_a_redrawn_hand(table, key, cargo, las
     conserved(t)
     HAND_ASKS[ctx[1]](st, *ctx[2:])
     expected = {"apples": [4 + t.id("lumber")], "platinum_rings": [0] + sorted(4 + c for c in st.hands[0])}
-    assert st.legal_actions() == expected[key]
+    assert list(st.legal_actions()) == expected[key]

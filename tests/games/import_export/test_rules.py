@@ -288,7 +288,7 @@ def test_rule_two_card_wild_declares_any_action(lay):
     # only cards with a partner of their colour may start a wild
     assert set(t.state.legal_actions()) == {A.CARD + t.id("cologne"), A.CARD + t.id("jets")}
     t.do("jets")
-    assert t.phase == P_WILD2 and t.state.legal_actions() == [A.CARD + t.id("cologne")]
+    assert t.phase == P_WILD2 and list(t.state.legal_actions()) == [A.CARD + t.id("cologne")]
     t.do("cologne")
     assert t.phase == P_WILD_ACTION and len(t.state.legal_actions()) == 5
     t.do(("action", "pirate"))
@@ -443,7 +443,7 @@ def test_rule_contract_needs_a_ship_in_harbor(lay):
         ships={0: {"at_sea": True, "cargo": ["beer"]}, 1: {"at_sea": True, "cargo": ["cups"]}},
     )
     t.do("mouthwash", "draw")
-    assert t.state.legal_actions() == [A.DONE]
+    assert list(t.state.legal_actions()) == [A.DONE]
 
 
 def test_rule_max_six_containers_per_ship(lay):
@@ -463,7 +463,7 @@ def test_rule_max_six_containers_per_ship(lay):
     assert not t.can("helicopter") and t.can("miri_machines") and t.can("bamboo")
     t.do("miri_machines")
     assert st.contracts[0] == ids(t, "diamond_rings", "miri_machines") and st.room(0) == 0
-    assert not t.can("bamboo") and t.state.legal_actions() == [A.DONE]
+    assert not t.can("bamboo") and list(t.state.legal_actions()) == [A.DONE]
 
 
 def test_rule_contract_onto_a_partly_loaded_ship(lay):
@@ -499,7 +499,7 @@ def test_rule_load_needs_a_contracted_shipment(lay):
     # by a discarded contract are no contract.)
     t = lay(2, hands={0: ["chairs", "laptops"], 1: []}, ships={0: {"cargo": ["telescopes"]}}, deck_top=FIVE)
     t.do("chairs", "draw")
-    assert t.state.legal_actions() == [A.DONE]
+    assert list(t.state.legal_actions()) == [A.DONE]
 
 
 def test_rule_load_a_full_slot_is_closed(lay):
@@ -511,7 +511,7 @@ def test_rule_load_a_full_slot_is_closed(lay):
         deck_top=FIVE,
     )
     t.do("chairs", "draw", "beer")
-    assert t.state.legal_actions() == [A.DONE]  # the one black slot is full; the yellow one is open
+    assert list(t.state.legal_actions()) == [A.DONE]  # the one black slot is full; the yellow one is open
 
 
 def test_rule_load_chooses_among_ships_that_fit(lay):
@@ -1033,7 +1033,7 @@ def test_rule_50_active_credits_end_the_game_after_the_turn(lay):
     assert not st.is_terminal() and (t.phase, t.decider) == (P_SUPPLY, 1)  # the turn finishes
     t.do("shoes")
     assert st.credits[1] == 48 and st.is_terminal() and not st.is_truncated()
-    assert st.current_player() == -1 and st.legal_actions() == [] and st.phase == -1
+    assert st.current_player() == -1 and list(st.legal_actions()) == [] and st.phase == -1
     assert st.played == [[], [], []] and t.id("beer") in st.discard
     assert st.returns() == [1.0, -1.0, -1.0]
 

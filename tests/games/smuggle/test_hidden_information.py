@@ -41,7 +41,7 @@ def test_resampling_hidden_information_never_changes_the_observation(n):
             for _ in range(2):
                 other = state.resample(p, rng)
                 np.testing.assert_array_equal(other.observation(p), before)
-                assert other.legal_actions() == state.legal_actions() or p != state.current_player()
+                assert list(other.legal_actions()) == list(state.legal_actions()) or p != state.current_player()
                 if state.phase == OVER:
                     continue
                 # the redraw is a consistent position

@@ -83,7 +83,7 @@ class ToyState(State):
     def scores(self):
         return [float(p) for p in self.points]
 
-    def observation(self, player: int) -> np.ndarray:
+    def _observation(self, player: int) -> np.ndarray:
         n = self.game.num_players
         obs = np.zeros(self.game.observation_layout.size, np.float32)
         obs[self.secrets[player]] = 1.0
@@ -100,12 +100,12 @@ class ToyState(State):
         twin.history, twin.points, twin.secrets = list(self.history), list(self.points), list(self.secrets)
         return twin
 
-    def resample(self, player: int, rng: random.Random) -> ToyState:
+    def _resample(self, player: int, rng: random.Random) -> ToyState:
         twin = self.clone()
         twin.secrets = [s if p == player else rng.randrange(4) for p, s in enumerate(self.secrets)]
         return twin
 
-    def render(self, player=None) -> str:
+    def _render(self, player=None) -> str:
         return f"points {self.points}"
 
     def _apply(self, action: int) -> None:
