@@ -22,7 +22,9 @@ def is_int(value: Any) -> bool:
 def check_seat(player: Any, num_players: int, what: str = "player") -> int:
     """``player`` as a plain int in ``[0, num_players)``, or a ``SeatError``."""
     if not is_int(player):
-        raise SeatError(f"{what} must be a seat number (an int in [0, {num_players})), got {type(player).__name__} {player!r}")
+        raise SeatError(
+            f"{what} must be a seat number (an int in [0, {num_players})), got {type(player).__name__} {player!r}"
+        )
     if not 0 <= player < num_players:
         raise SeatError(f"{what} {player} is not a seat of this game; seats are 0 to {num_players - 1}")
     return int(player)

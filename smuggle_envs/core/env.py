@@ -78,10 +78,10 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self.driver = Driver(game, max_turns)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ----- AEC API -----------------------------------------------------------------------
@@ -115,7 +115,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return {"observation": state.observation(player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        state = self._require_state()
+        self._require_state()
         agent = self.agent_selection
         if agent not in self.agents:
             raise GameOverError("the episode is over and every agent has left; call reset()")

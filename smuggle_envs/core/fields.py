@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -102,6 +103,20 @@ class Phase(OneHot):
             view[value] = 1
         d[self.name] = value
         d["_legal"] = None
+
+
+class ByteGame(Game):
+    """A Game whose states keep their facts in ``ByteFields``: it declares the fields once
+    (``_field_sizes``, name and size in order) and core builds and caches the layout of them."""
+
+    @abstractmethod
+    def _field_sizes(self) -> Iterable[tuple[str, int]]:
+        """The state's byte fields, (name, size) in buffer order."""
+
+    @cached_property
+    def fields(self) -> ByteFields:
+        """The state's small-integer facts, in one buffer the encoder gathers from."""
+        return ByteFields(self._field_sizes())
 
 
 G = TypeVar("G", bound=Game)

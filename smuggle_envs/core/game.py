@@ -36,8 +36,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from functools import cached_property
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -70,8 +70,18 @@ class GameConfig:
         return dataclasses.asdict(self)
 
 
+class Encoder(Protocol):
+    """Writes a seat's observation vector of a state (see the game's ``encoder.py``)."""
+
+    def encode(self, state: Any, player: int) -> np.ndarray: ...
+
+
 class Game(ABC):
-    """An immutable game definition: rules variant, sizes, layout."""
+    """An immutable game definition: rules variant, sizes, layout.
+
+    A game declares ``num_actions`` (a class attribute is enough) and builds its observation
+    layout and encoder in ``_build_layout`` and ``_make_encoder``; core caches both, once per game.
+    """
 
     env_id: ClassVar[str]
     config_class: ClassVar[type[GameConfig]]
@@ -101,9 +111,21 @@ class Game(ABC):
     @abstractmethod
     def num_actions(self) -> int: ...
 
-    @property
-    @abstractmethod
-    def observation_layout(self) -> ObservationLayout: ...
+    @cached_property
+    def observation_layout(self) -> ObservationLayout:
+        """The named pieces of the observation vector, built once per game."""
+        return self._build_layout()
+
+    @cached_property
+    def encoder(self) -> Encoder:
+        """The game's observation encoder, built once per game (after the layout)."""
+        return self._make_encoder()
+
+    def _build_layout(self) -> ObservationLayout:
+        raise NotImplementedError(f"{type(self).__name__} must define _build_layout() or observation_layout")
+
+    def _make_encoder(self) -> Encoder:
+        raise NotImplementedError(f"{type(self).__name__} must define _make_encoder() or override _observation()")
 
     @property
     def score_scale(self) -> float:
@@ -172,9 +194,10 @@ class State(ABC, Generic[G]):
         information (self-play reads them every step as a dense reward), so a game with hidden
         scoring cards reports its public part until the game is over."""
 
-    @abstractmethod
     def _observation(self, player: int) -> np.ndarray:
-        """The float32 observation of a valid seat ``player``, seat-relative."""
+        """The float32 observation of a valid seat ``player``, seat-relative (by default, the
+        game's encoder writes it)."""
+        return self.game.encoder.encode(self, player)
 
     @abstractmethod
     def _render(self, player: int | None) -> str:
@@ -223,7 +246,7 @@ class State(ABC, Generic[G]):
         self._apply(action)
         self.history.append(action)
 
-    def check_action(self, action: Any) -> int:
+    def check_action(self, action: object) -> int:
         """Return ``action`` as an int, or raise a clear error; never mutates the state."""
         if type(action) is int and 0 <= action < self._num_actions and self._is_legal(action):
             return action  # the common case, kept cheap; ``_is_legal`` is False once terminal
@@ -231,7 +254,7 @@ class State(ABC, Generic[G]):
             raise MalformedActionError(
                 f"an action must be an int in [0, {self._num_actions}), got {type(action).__name__} {action!r}"
             )
-        action = int(action)
+        action = int(cast(int, action))
         if self.is_terminal():
             raise GameOverError(f"the game is over; action {action} was not applied", action, [])
         legal = list(self.legal_actions())
@@ -315,8 +338,3 @@ def _check_seed(seed: Any) -> int:
         # random.Random(-s) deals the same game as random.Random(s): refuse rather than alias.
         raise ConfigError(f"a seed must be a non-negative int, got {seed}")
     return int(seed)
-
-
-def sorted_legal(actions: Sequence[int]) -> tuple[int, ...]:
-    """A legal-action list in the contract's form: ascending, as a tuple."""
-    return tuple(sorted(actions))
