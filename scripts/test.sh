@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Install everything the tests need into .venv and run the whole suite (what CI runs).
+# Install everything the tests need into .venv, then lint, type-check and run the whole suite
+# (what CI runs). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh train,dev,ray
+echo "ruff: lint and format"
+ruff check .
+ruff format --check .
+echo "mypy (strict on smuggle_envs/core)"
+mypy
 python -m pytest -n 2 "$@"

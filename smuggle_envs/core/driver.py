@@ -148,8 +148,8 @@ class Driver:
             return [0.0] * self.game.num_players
         return self.state.returns(mode)
 
-    def winners(self) -> list[int]:
-        return [] if self.capped else self.state.winners()
+    def winning_seats(self) -> list[int]:
+        return [] if self.capped else self.state.winning_seats()
 
     def _check_end(self) -> None:
         if not self._ended and self.done:

@@ -21,7 +21,7 @@ public (core)               what core adds                             the game 
 
 **Termination contract.** ``is_terminal()`` is True once the game is over, by its rules or by a
 cap of its own (a turn limit); ``is_truncated()`` is True in the second case. A truncated game has
-no winner: ``winners()`` is empty and ``returns(mode)`` is zero for every seat under every reward
+no winner: ``winning_seats()`` is empty and ``returns(mode)`` is zero for every seat under every reward
 mode. Otherwise core computes the rewards from ``scores()`` (before the end: as if the game ended
 now; the env and the driver pay them only at the end). A game reports its outcome (scores, and
 whether it was cut short), never rewards. External caps (``max_turns``, a driver's
@@ -291,7 +291,7 @@ class State(ABC, Generic[G]):
             return [0.0] * self._num_players
         return _rewards(self.scores(), mode, self.game.score_scale)
 
-    def winners(self) -> list[int]:
+    def winning_seats(self) -> list[int]:
         """The seats that won (several on a shared top score); empty before the end and for a
         truncated game."""
         if not self.is_terminal() or self.is_truncated():

@@ -10,6 +10,7 @@ game cannot join ENV_IDS without meeting the shared contract:
 * the same game comes out of processes with different hash seeds (no set or dict order leaks in).
 """
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -172,3 +173,211 @@ def test_same_game_in_processes_with_different_hash_seeds(env_id):
             h.update(s.observation(p).tobytes())
         s.apply_action(rng.choice(s.legal_actions()))
     assert outputs[0] == outputs[1] == [h.hexdigest(), s.scores(), len(s.history)]
+
+
+# ----- the termination contract --------------------------------------------------------------------
+def _own_cap_config(env_id):
+    """A config whose own turn cap stops random games early, if the game has such a cap."""
+    fields = {f.name for f in dataclasses.fields(smuggle_envs.game_class(env_id).config_class)}
+    return {"turn_limit": 3} if "turn_limit" in fields else None
+
+
+def _truncated_games(env_id, n):
+    """(how, driver) for games truncated by the game's own cap (where it has one) and by a
+    driver's max_decisions."""
+    from smuggle_envs.core.driver import Driver
+
+    rng = random.Random(4)
+
+    def policy(state, player):
+        return rng.choice(state.legal_actions())
+
+    cap = _own_cap_config(env_id)
+    if cap is not None:
+        driver = Driver(smuggle_envs.make_game(env_id, num_players=n, **cap))
+        driver.reset(1)
+        driver.play(policy)
+        yield "own cap", driver
+    driver = Driver(smuggle_envs.make_game(env_id, num_players=n), max_decisions=5)
+    driver.reset(1)
+    driver.play(policy)
+    yield "max_decisions", driver
+
+
+@pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
+def test_a_truncated_game_has_no_winner_and_pays_nothing_in_every_mode(env_id, n):
+    from smuggle_envs.core.outcomes import REWARD_MODES
+
+    checked = 0
+    for how, driver in _truncated_games(env_id, n):
+        assert driver.done and driver.truncated and not driver.terminated, how
+        assert driver.winning_seats() == [], how
+        for mode in REWARD_MODES:
+            assert driver.returns(mode) == [0.0] * n, (how, mode)
+            if how == "own cap":  # the state itself says so too
+                assert driver.state.is_terminal() and driver.state.is_truncated()
+                assert driver.state.returns(mode) == [0.0] * n and driver.state.winning_seats() == []
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_every_tool_reports_a_truncated_game_as_truncation(env_id):
+    """The AEC env, the self-play env, evaluation and tournaments agree with the core."""
+    from agents.base import RandomAgent
+    from training.selfplay.evaluate import evaluate
+    from training.selfplay.single_agent import SelfPlayEnv
+    from training.tournament.runner import play_games
+
+    n = smuggle_envs.game_class(env_id).min_players
+    cap = _own_cap_config(env_id) or {}
+    kwargs = dict(cap, num_players=n) if cap else {"num_players": n, "max_turns": 3}
+    # AEC env: truncations, never terminations, zero rewards.
+    env = smuggle_envs.make(env_id, **kwargs)
+    env.reset(seed=1)
+    rng = random.Random(0)
+    truncated = rewards = 0.0
+    for _agent in env.agent_iter():
+        obs, reward, termination, truncation, _ = env.last()
+        assert not termination
+        truncated += truncation
+        rewards += abs(reward)
+        env.step(None if truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert truncated == n and rewards == 0.0
+    # Self-play env: (terminated False, truncated True), no terminal reward.
+    game = smuggle_envs.make_game(env_id, **({**cap, "num_players": n}))
+    sp = SelfPlayEnv(game, max_decisions=None if cap else 3, pool=[("random", "random")])
+    sp.reset(seed=2)
+    for _ in range(10_000):
+        mask = sp.action_masks()
+        _, reward, terminated, truncation, info = sp.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncation:
+            break
+    assert truncation and not terminated and reward == 0.0 and "selfplay" not in info
+    # Evaluation: no win is counted for a truncated game.
+    result = evaluate(game, RandomAgent(seed=0), "random", games=n, max_decisions=None if cap else 3)
+    assert result.wins == 0 and result.unfinished == n
+    if cap:  # tournaments play to the game's end: a capped game is stored as not terminal, all tied
+        [(_, stored)] = play_games(env_id, json.dumps({**cap, "num_players": n}), ["random"] * n, [("k", 1, range(n))])
+        assert stored["terminal"] is False and len(set(stored["ranks"])) == 1
+
+
+# ----- inputs are validated alike -----------------------------------------------------------------
+BAD_SEATS = [-1, "1", 1.0, None, True, np.float64(1.0)]
+
+
+@pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
+def test_seats_and_rngs_are_validated_alike_and_refusals_change_nothing(env_id, n):
+    from smuggle_envs.core.errors import ConfigError, SeatError
+
+    state = smuggle_envs.make_game(env_id, num_players=n).new_initial_state(3)
+    before = [state.observation(p).copy() for p in range(n)], state.render(), list(state.history)
+    np.testing.assert_array_equal(state.observation(np.int64(1)), state.observation(1))
+    assert state.render(np.int32(0)) == state.render(0)
+    for bad in [*BAD_SEATS, n, np.int64(n)]:
+        for call in (state.observation, state.resample):
+            with pytest.raises(SeatError, match="seat"):
+                call(bad)
+        if bad is not None:
+            with pytest.raises(SeatError, match="seat"):
+                state.render(bad)
+    for rng in ("seed", 1.5, [1]):
+        with pytest.raises(ConfigError, match="rng must be"):
+            state.resample(0, rng)
+    # Every accepted source of randomness works, and seeded ones are deterministic.
+    obs0 = state.observation(0)
+    for rng in (None, 5, np.int64(5), np.random.default_rng(5), random.Random(5)):
+        np.testing.assert_array_equal(state.resample(0, rng).observation(0), obs0)
+    a, b = state.resample(1, 7), state.resample(1, np.int64(7))
+    assert [a.observation(p).tobytes() for p in range(n)] == [b.observation(p).tobytes() for p in range(n)]
+    g1, g2 = np.random.default_rng(3), np.random.default_rng(3)
+    assert state.resample(1, g1).render() == state.resample(1, g2).render()
+    after = [state.observation(p) for p in range(n)], state.render(), list(state.history)
+    for x, y in zip(before[0], after[0]):
+        np.testing.assert_array_equal(x, y)
+    assert before[1:] == after[1:]
+
+
+# ----- legal actions cannot be used to change the state ---------------------------------------------
+@pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
+def test_legal_actions_are_an_immutable_tuple(env_id, n):
+    game = smuggle_envs.make_game(env_id, num_players=n)
+    for seed in range(2):
+        for state in random_positions(game, seed, every=3):
+            legal = state.legal_actions()
+            assert type(legal) is tuple and all(type(a) is int for a in legal)
+            with pytest.raises(AttributeError):
+                legal.append(0)  # the old way to smuggle an illegal action past the check
+            assert state.legal_actions() == legal
+
+
+def test_ciq_seed_3_cannot_be_corrupted_through_legal_actions():
+    """The issue's example: appending to ciq's legal actions let action 0 through and broke the state."""
+    state = smuggle_envs.make_game("ciq_v0", num_players=2).new_initial_state(3)
+    before = state.observation(0).copy(), state.legal_actions()
+    with pytest.raises(AttributeError):
+        state.legal_actions().append(0)
+    if 0 not in before[1]:
+        with pytest.raises(IllegalActionError):
+            state.apply_action(0)
+    np.testing.assert_array_equal(state.observation(0), before[0])
+    assert state.legal_actions() == before[1]
+
+
+# ----- what a seat may see of another seat's action --------------------------------------------------
+def _viewer_strings(state, viewer):
+    return {a: state.action_to_string(a, viewer) for a in state.legal_actions()}
+
+
+@pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
+def test_action_strings_shown_to_a_seat_hide_what_it_has_not_seen(env_id, n):
+    """(a) Redrawing what the viewer cannot see never changes the viewer's text of an action;
+    (b) two actions the viewer cannot tell apart afterwards (same observation, same rendered
+    table) read the same to the viewer. The actor and the full view get the full text."""
+    game = smuggle_envs.make_game(env_id, num_players=n)
+    rng = random.Random(5)
+    told_apart = hidden = 0
+    for seed in range(3):
+        for state in random_positions(game, seed, every=2):
+            actor = state.current_player()
+            if actor < 0:
+                continue
+            legal = state.legal_actions()
+            for a in legal:
+                assert state.action_to_string(a, actor) == state.action_to_string(a) == game.action_to_string(a)
+            for viewer in range(n):
+                if viewer == actor:
+                    continue
+                mine = _viewer_strings(state, viewer)
+                other = state.resample(viewer, rng)
+                theirs = _viewer_strings(other, viewer)
+                for a in set(mine) & set(theirs):
+                    assert mine[a] == theirs[a], (seed, len(state.history), viewer, a)
+                if len(legal) > 40:
+                    legal = rng.sample(legal, 40)  # keep the pairwise check quick
+                seen: dict[tuple, str] = {}
+                for a in legal:
+                    after = state.clone()
+                    after.apply_action(a)
+                    key = (after.observation(viewer).tobytes(), after.render(viewer))
+                    text = mine[a]
+                    if key in seen:
+                        assert seen[key] == text, (seed, len(state.history), viewer, a)
+                        hidden += text != game.action_to_string(a)
+                    else:
+                        seen[key] = text
+                        told_apart += 1
+    assert told_apart > 0
+
+
+def test_action_to_string_validates_its_arguments():
+    from smuggle_envs.core.errors import MalformedActionError, SeatError
+
+    state = smuggle_envs.make_game("smuggle_v0").new_initial_state(0)
+    a = state.legal_actions()[0]
+    with pytest.raises(SeatError):
+        state.action_to_string(a, 9)
+    with pytest.raises(MalformedActionError):
+        state.action_to_string(1.5)
+    with pytest.raises(MalformedActionError):
+        state.action_to_string(state.game.num_actions)

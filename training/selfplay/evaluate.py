@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from agents.arena import play_game
+from agents.arena import play
 from training.match import format_table, wilson_interval, win_shares
 
 
@@ -23,7 +23,7 @@ class EvalResult:
     wins: float  # win shares of the evaluated agent
     score_sum: float
     num_players: int
-    unfinished: int = 0  # games stopped by max_decisions (counted as not won)
+    unfinished: int = 0  # truncated games: by max_decisions or the game's own cap (not won)
 
     @property
     def win_rate(self) -> float:
@@ -82,13 +82,13 @@ def evaluate(
         seat = g % n
         lineup = list(others)
         lineup.insert(seat, agent)
-        state = play_game(game, lineup, seed + g, max_decisions=max_decisions)
-        scores = state.scores()
+        driver = play(game, lineup, seed + g, max_decisions=max_decisions)
+        scores = driver.state.scores()
         result.games += 1
         result.score_sum += scores[seat]
-        if state.is_terminal():
+        if driver.terminated:
             result.wins += win_shares(scores)[seat]
-        else:
+        else:  # truncated (max_decisions or the game's own cap): no winner, counted as not won
             result.unfinished += 1
         if progress is not None:
             progress(1)

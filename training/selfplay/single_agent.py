@@ -19,11 +19,14 @@ contract already gives everything needed. What it guarantees:
 * **Seeds**: ``reset(seed=...)`` seeds ``np_random``; every deal, seat, opponent choice and
   opponent seed is drawn from it, so a vector env seeded by SB3 replays identically.
 * ``dense_score`` (a weight w, default 0) adds w times the change in the learner's normalised
-  score (``returns("score")``: money minus the table mean, over the game's scale) since its
+  score (``state.normalised_scores()``: money minus the table mean, over the game's scale) since its
   previous decision to every step. Summed over a game the rewards are exactly
   ``returns(reward_mode)[seat] + w * (final - initial normalised score)``, but money won or
   lost now is felt now, which makes credit assignment far easier in long games.
-* ``max_decisions`` (all seats together) truncates a runaway game (no terminal reward).
+* **Termination** is the core's (the game is stepped by a :class:`~smuggle_envs.core.driver.Driver`):
+  a game over by its rules is ``terminated``; one stopped by ``max_decisions`` (all seats
+  together) or by the game's own cap (a turn limit) is ``truncated``, has no winner and pays no
+  terminal reward.
 * ``get_snapshot()``/``set_snapshot()`` save and restore the episode in progress (as the
   game's replay plus the opponents' seeds, replayed on restore), which is what makes a resumed
   training run continue exactly where the checkpoint was taken, even in subprocess workers.
@@ -42,8 +45,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.errors import ConfigError, GameOverError
-from smuggle_envs.core.game import Game
+from smuggle_envs.core.game import Game, State
 from smuggle_envs.core.outcomes import REWARD_MODES
 
 AgentFactory = Callable[[str, Game, "int | None"], Any]
@@ -107,14 +111,23 @@ class SelfPlayEnv(gym.Env):
         self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_actions)
         self._agents: dict[tuple[str, int], Any] = {}
-        self.state = None
+        self.driver = Driver(game, max_decisions)
         self.seat = -1
-        self.decisions = 0
         self.opponent_ids: list[str | None] = []
         self.specs: list[str | None] = []
         self.opponents: list[Any] = []
         self.agent_seeds: list[int] = []
         self.set_pool(pool, weights)
+
+    @property
+    def state(self) -> State[Any] | None:
+        """The game in progress (None before the first ``reset``)."""
+        return self.driver.state if self.driver.has_game else None
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken this episode, all seats together."""
+        return self.driver.decisions
 
     # ----- the pool ------------------------------------------------------------------------------
     def set_pool(self, pool: Sequence[tuple[str, str]], weights: Sequence[float] | None = None) -> None:
@@ -150,7 +163,7 @@ class SelfPlayEnv(gym.Env):
             specs = [None if p == seat else self.pool[picks[p]][1] for p in range(n)]
             self._start(game_seed, seat, ids, specs, agent_seeds)
             self._play_opponents()
-            if not self.state.is_terminal():
+            if not self.driver.done:
                 return self._observation(), {}
         raise RuntimeError(
             f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
@@ -158,63 +171,58 @@ class SelfPlayEnv(gym.Env):
         )
 
     def step(self, action):
-        state = self.state
-        if state is None or state.is_terminal():
+        driver = self.driver
+        if not driver.has_game or driver.done:
             raise GameOverError("the episode is over; call reset()")
-        state.apply_action(int(action))  # raises (and changes nothing) if illegal
-        self.decisions += 1
+        driver.step(int(action))  # raises (and changes nothing) if illegal
         self._play_opponents()
         reward = self._shaping() if self.dense_score else 0.0
-        if state.is_terminal():
-            reward += float(state.returns(self.reward_mode)[self.seat])
+        if driver.terminated:
+            reward += float(driver.returns(self.reward_mode)[self.seat])
             return self._observation(), reward, True, False, {"selfplay": self._result()}
-        if self.max_decisions is not None and self.decisions >= self.max_decisions:
+        if driver.truncated:  # a cap: no winner, no terminal reward, nothing for the league
             return self._observation(), reward, False, True, {}
         return self._observation(), reward, False, False, {}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (all False once the game is over)."""
-        if self.state is None or self.state.is_terminal():
+        if not self.driver.has_game or self.driver.done:
             return np.zeros(self.game.num_actions, dtype=bool)
-        return self.state.legal_action_mask().astype(bool)
+        return self.driver.state.legal_action_mask().astype(bool)
 
     # ----- internals -----------------------------------------------------------------------------
     def _start(self, game_seed: int, seat: int, ids: list, specs: list, agent_seeds: list[int]) -> None:
-        self.state = self.game.new_initial_state(game_seed)
-        self.seat, self.decisions = seat, 0
+        state = self.driver.reset(game_seed)
+        self.seat = seat
         self.opponent_ids, self.agent_seeds = ids, agent_seeds
         self.specs = specs
         self.opponents = [None if s is None else self._opponent(s, p) for p, s in enumerate(specs)]
         for p, agent in enumerate(self.opponents):
             if agent is not None:
                 agent.reset(agent_seeds[p])
-        self._potential = self.state.returns("score")[seat] if self.dense_score else 0.0
+        self._potential = state.normalised_scores()[seat] if self.dense_score else 0.0
 
     def _shaping(self) -> float:
         """``dense_score`` times the change of the learner's normalised score since last time."""
-        potential = self.state.returns("score")[self.seat]
+        potential = self.driver.state.normalised_scores()[self.seat]
         change, self._potential = potential - self._potential, potential
         return self.dense_score * change
 
+    def _opponent_action(self, state: State[Any], player: int) -> int:
+        # The opponent sees its own observation and mask: what an AEC agent would see.
+        return int(self.opponents[player].act(state.observation(player), state.legal_action_mask()))
+
     def _play_opponents(self) -> None:
-        state, seat, cap = self.state, self.seat, self.max_decisions
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == seat or (cap is not None and self.decisions >= cap):
-                return
-            # The opponent sees its own observation and mask: what an AEC agent would see.
-            action = self.opponents[player].act(state.observation(player), state.legal_action_mask())
-            state.apply_action(action)
-            self.decisions += 1
+        self.driver.play(self._opponent_action, until=self.seat)
 
     def _observation(self) -> np.ndarray:
-        return self.state.observation(self.seat)
+        return self.driver.state.observation(self.seat)
 
     def _result(self) -> dict:
         return {
             "seat": self.seat,
             "opponents": list(self.opponent_ids),
-            "scores": [float(s) for s in self.state.scores()],
+            "scores": [float(s) for s in self.driver.state.scores()],
         }
 
     # ----- exact save / restore (for resuming training) ------------------------------------------
@@ -248,19 +256,22 @@ class SelfPlayEnv(gym.Env):
         self.probs = np.asarray(snap["probs"], dtype=np.float64)  # bit for bit, not renormalised
         ep = snap["episode"]
         if ep is None:
-            self.state = None
+            self.driver = Driver(self.game, self.max_decisions)
             return
         self._start(ep["game_seed"], ep["seat"], ep["ids"], ep["specs"], ep["agent_seeds"])
-        state = self.state
+        state = self.driver.state
         for action in ep["actions"]:
             player = state.current_player()
             if player != self.seat:
-                chosen = self.opponents[player].act(state.observation(player), state.legal_action_mask())
+                chosen = self._opponent_action(state, player)
                 if chosen != action:
                     raise RuntimeError(
                         f"cannot restore the episode: opponent {self.specs[player]!r} at seat "
                         f"{player} now plays {chosen} where it played {action}"
                     )
-            state.apply_action(action)
-        self.decisions = ep["decisions"]
+            self.driver.step(action)
+        if self.driver.decisions != ep["decisions"]:
+            raise RuntimeError(
+                f"cannot restore the episode: {self.driver.decisions} decisions, saved {ep['decisions']}"
+            )
         self._potential = ep["potential"]

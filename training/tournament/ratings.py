@@ -158,11 +158,12 @@ def compute_standings(names: Sequence[str], games: Iterable, model=None) -> Stan
         for n, team in zip(seating, new):
             ratings[n] = team[0]
         best = max(scores)
-        winners = sum(1 for s in scores if s == best)
+        # A truncated game (not terminal) has no winner: it counts as a game, never as a win.
+        winners = sum(1 for s in scores if s == best) if getattr(g, "terminal", True) else 0
         for seat, n in enumerate(seating):
             st = standing[n]
             st.games += 1
-            st.wins += 1.0 / winners if scores[seat] == best else 0.0
+            st.wins += 1.0 / winners if winners and scores[seat] == best else 0.0
             st.score_sum += scores[seat]
             st.deal_scores.setdefault(g.deal, []).append(scores[seat])
             for other, m in enumerate(seating):

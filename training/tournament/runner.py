@@ -112,7 +112,7 @@ def play_games(
 ) -> list[tuple[str, dict[str, Any]]]:
     """Play ``items`` of ``(game_key, seed, seating)``; returns ``(game_key, result)`` pairs.
     Runs in a worker (any backend) or in-process."""
-    from agents.arena import play_game
+    from agents.arena import play
     from smuggle_envs.core.outcomes import ranks
 
     game = _game(env_id, config_json)
@@ -121,20 +121,22 @@ def play_games(
         seat_agents = [_agent(game, env_id, config_json, a, play_specs[a]) for a in seating]
         start = time.perf_counter()
         try:
-            state = play_game(game, seat_agents, seed)
+            driver = play(game, seat_agents, seed)
         except Exception as exc:
             raise TournamentError(
                 f"game {key} (seed {seed}, seating {list(seating)}) failed: {type(exc).__name__}: {exc}"
             ) from exc
-        scores = [float(s) for s in state.scores()]
+        scores = [float(s) for s in driver.state.scores()]
+        # The termination contract: a truncated game has no winner, so every seat shares one rank.
+        placed = ranks(scores) if driver.terminated else ranks([0.0] * len(scores))
         out.append(
             (
                 key,
                 {
                     "scores": scores,
-                    "ranks": ranks(scores),
-                    "actions": list(state.history),
-                    "terminal": state.is_terminal(),
+                    "ranks": placed,
+                    "actions": list(driver.state.history),
+                    "terminal": driver.terminated,
                     "duration": time.perf_counter() - start,
                 },
             )
