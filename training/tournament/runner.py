@@ -253,7 +253,7 @@ def _pool_context():
     return mp.get_context("spawn")
 
 
-def _run_pool(args, todo: Sequence[GameSpec], workers: int, store) -> None:
+def _run_pool(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int, store) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     items = iter(_items(todo))
@@ -280,7 +280,7 @@ def _run_pool(args, todo: Sequence[GameSpec], workers: int, store) -> None:
     pool.shutdown(wait=True)
 
 
-def _run_ray(args, todo: Sequence[GameSpec], workers: int | None, address: str | None, store) -> None:
+def _run_ray(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int | None, address: str | None, store) -> None:
     from training.match import UsageError
 
     try:
