@@ -24,11 +24,16 @@ from __future__ import annotations
 import os
 import random
 import threading
-from typing import Any
+import zipfile
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-_ACTIVATIONS = {
+if TYPE_CHECKING:
+    from smuggle_envs.core.game import Game
+
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Tanh": np.tanh,
     "ReLU": lambda x: np.maximum(x, 0.0),
     "Identity": lambda x: x,
@@ -48,7 +53,7 @@ class NumpyPolicy:
         self.num_actions = self.layers[-1][0].shape[0]
 
     @classmethod
-    def from_sb3(cls, policy) -> NumpyPolicy | None:
+    def from_sb3(cls, policy: Any) -> NumpyPolicy | None:
         """Copy the actor of ``policy`` (a MaskableActorCriticPolicy), or None if it is not a
         plain MLP over a flattened Box observation."""
         from stable_baselines3.common.torch_layers import FlattenExtractor
@@ -92,22 +97,58 @@ class NumpyPolicy:
         return int(legal[min(int(np.searchsorted(cumulative, u, side="right")), legal.size - 1)])
 
 
-def _np(tensor) -> np.ndarray:
-    return tensor.detach().cpu().numpy().copy()
+def _np(tensor: Any) -> np.ndarray:
+    array: np.ndarray = tensor.detach().cpu().numpy().copy()
+    return array
 
 
-def load_model(path: str):
+def model_file(path: str) -> str:
+    """The model file ``path`` names: ``path`` itself, or ``path + ".zip"`` where only that exists
+    (SB3 saves ``runs/x/final`` as ``runs/x/final.zip``). Raises ``FileNotFoundError`` for a
+    missing file and ``IsADirectoryError`` for a folder, saying which file was probably meant;
+    messages name the path as given."""
+    if os.path.isdir(path):
+        final = os.path.join(path, "final.zip")
+        if os.path.isfile(final):
+            raise IsADirectoryError(f"{path} is a folder, not a model file; did you mean {final}?")
+        zips = sorted(name for name in os.listdir(path) if name.endswith(".zip"))[:3]
+        hint = (
+            f"; it holds {', '.join(os.path.join(path, z) for z in zips)}"
+            if zips
+            else " (a training run's model is DIR/final.zip)"
+        )
+        raise IsADirectoryError(f"{path} is a folder, not a model file{hint}")
+    if os.path.isfile(path):
+        return path
+    if not path.endswith(".zip") and os.path.isfile(path + ".zip"):
+        return path + ".zip"
+    raise FileNotFoundError(f"no trained model at {path} (no such file)")
+
+
+def load_model(path: str) -> tuple[Any, NumpyPolicy | None]:
     """``(model, numpy_policy)`` for a MaskablePPO zip, cached per file (path and mtime), so
-    many agents (and many league seats) share one copy of the weights."""
-    path = os.path.abspath(path)
+    many agents (and many league seats) share one copy of the weights.
+
+    A path that is not a model raises ``FileNotFoundError`` (missing), ``IsADirectoryError``
+    (a folder; the message names the model inside it, e.g. ``DIR/final.zip``), ``OSError``
+    (unreadable) or ``ValueError`` (not a zip, or a zip that is not a MaskablePPO model), each
+    with a one-line message."""
+    given = path
+    path = os.path.abspath(model_file(path))
     try:
         key = (path, os.path.getmtime(path))
+        with _CACHE_LOCK:
+            hit = _CACHE.get(key)
+        if hit is not None:
+            return hit
+        with open(path, "rb") as f:
+            is_zip = zipfile.is_zipfile(f)
     except OSError as exc:
-        raise FileNotFoundError(f"no trained model at {path}: {exc.strerror or exc}") from None
-    with _CACHE_LOCK:
-        hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
+        raise OSError(f"cannot read the model {given}: {exc.strerror or exc}") from None
+    if not is_zip:
+        raise ValueError(
+            f"{given} is not a trained model: not a zip file (models are the .zip files 'smuggle train' writes)"
+        )
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -116,6 +157,8 @@ def load_model(path: str):
     saved = random.getstate(), np.random.get_state(), torch.get_rng_state()
     try:
         model = MaskablePPO.load(path, device="cpu")
+    except Exception as exc:  # a zip of something else: SB3 raises KeyError, ValueError, pickle errors...
+        raise ValueError(f"{given} is not a trained MaskablePPO model: {type(exc).__name__}: {exc}") from None
     finally:
         random.setstate(saved[0])
         np.random.set_state(saved[1])
@@ -130,8 +173,9 @@ class PolicyAgent:
     """An Agent over a ``NumpyPolicy``: sampled with its own seeded RNG, or argmax."""
 
     name = "policy"
+    policy: NumpyPolicy | None  # None only in a PPOAgent whose model NumpyPolicy cannot copy
 
-    def __init__(self, policy: NumpyPolicy, seed: int | None = None, deterministic: bool = False):
+    def __init__(self, policy: NumpyPolicy | None, seed: int | None = None, deterministic: bool = False):
         self.policy = policy
         self.deterministic = deterministic
         self.rng = random.Random(seed)
@@ -141,6 +185,8 @@ class PolicyAgent:
             self.rng.seed(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if self.policy is None:
+            raise TypeError(f"{type(self).__name__} has no numpy policy to act with")
         return self.policy.act(observation, action_mask, None if self.deterministic else self.rng)
 
 
@@ -149,7 +195,7 @@ class PPOAgent(PolicyAgent):
 
     name = "ppo"
 
-    def __init__(self, game, path: str = "", seed: int | None = None, deterministic: bool = False):
+    def __init__(self, game: Game, path: str = "", seed: int | None = None, deterministic: bool = False):
         if not path:
             raise ValueError("a ppo agent needs a model file: write the spec as ppo:PATH")
         self.path = path
@@ -188,15 +234,15 @@ class PPOAgent(PolicyAgent):
         u = self.rng.random() * cumulative[-1]
         return int(min(np.searchsorted(cumulative, u, side="right"), len(probs) - 1))
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         # A pickled agent (e.g. sent to a subprocess) carries the path, not the weights.
         state = self.__dict__.copy()
         state["model"] = state["policy"] = None
         return state
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.model, self.policy = load_model(self.path)
 
 
-__all__ = ["NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model"]
+__all__ = ["NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]

@@ -9,40 +9,48 @@ stored replays.
 Heavy or optional modules (the agents, tqdm, anything that might pull in torch) are imported only
 inside the subcommand that needs them, so ``smuggle list`` starts instantly.
 
-Exit codes: 0 success; 1 a ``play`` game abandoned because input ended (EOF); 2 a bad request
-(unknown env id, bad player count, bad option, unreadable replay), reported on one line;
-130 interrupted with Ctrl-C.
+Every error a user can cause is reported by ``training.match.run_command`` (the one place that
+does, for ``python -m training.tournament.cli`` and ``python -m training.selfplay`` too): one line
+``smuggle: error: MESSAGE`` on stderr, no traceback. Exit codes: 0 success; 1 a ``play`` game
+abandoned because input ended (EOF), or a run that failed part-way (what it finished is kept and
+the message says where); 2 a bad request (unknown env id, bad player count, bad option, a missing
+or unusable model or replay file, a folder that cannot be written); 130 interrupted with Ctrl-C
+(``train`` saves a checkpoint first).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+# Light (the standard library only): 'smuggle list' stays instant.
+from smuggle_envs.core.driver import Driver
+from training.match import UsageError, parse_args, run_command
+
+if TYPE_CHECKING:
+    from agents.base import Agent
+    from smuggle_envs.core.game import State
 
 PROG = "smuggle"
 MENU_LIMIT = 24  # legal actions listed in full; more than this and ``play`` asks for a filter
 FILTER_LIMIT = 40  # filtered actions shown at most
 
 
-class _Exit(Exception):
-    """Leave a subcommand early with a message and an exit code."""
+class _Exit(UsageError):
+    """Leave a subcommand early with a message and an exit code (``run_command`` prints it: on
+    stdout for code 0, as ``smuggle: error: ...`` otherwise)."""
 
     def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
-
-
-def _err(message: str) -> None:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+        super().__init__(message, code)
 
 
 def _warn(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
-def _warn_once():
+def _warn_once() -> Callable[[str], None]:
     """A warning printer that prints each distinct message once (e.g. one missing bot, many seats)."""
     seen: set[str] = set()
 
@@ -55,7 +63,7 @@ def _warn_once():
 
 
 # ----- list --------------------------------------------------------------------------------------
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     from smuggle_envs import registry
     from training.match import format_table
 
@@ -83,10 +91,10 @@ def read_line(prompt: str) -> str:
     return input(prompt)
 
 
-def _render(state, seat: int) -> str:
+def _render(state: State[Any], seat: int) -> str:
     """The table from ``seat``'s point of view; a broken renderer must not end a person's game."""
     try:
-        return state.render(player=seat)
+        return str(state.render(player=seat))
     except Exception as exc:
         return f"(the table cannot be shown: {type(exc).__name__}: {exc})"
 
@@ -97,14 +105,14 @@ def _menu_lines(indices: Sequence[int], texts: Sequence[str]) -> list[str]:
 
 
 def _filter_example(texts: Sequence[str]) -> str:
-    for text in texts[1:] + texts[:1]:
+    for text in [*texts[1:], *texts[:1]]:
         words = text.split()
         if len(words) > 1:
             return words[-1].strip(",")
-    return texts[0]
+    return str(texts[0])
 
 
-def choose_action(state, seat: int) -> int:
+def choose_action(state: State[Any], seat: int) -> int:
     """Ask the person at ``seat`` for one legal action; re-prompts on bad input.
 
     Accepted input: a number from the list (numbers are positions in the full list of legal
@@ -147,11 +155,11 @@ def choose_action(state, seat: int) -> int:
         if text.lstrip("+-").isdigit():
             number = int(text)
             if 1 <= number <= len(legal):
-                return legal[number - 1]
+                return int(legal[number - 1])
             print(f"  {number} is out of range: choose a number from 1 to {len(legal)}.")
             continue
         if low in lowered:
-            return legal[lowered.index(low)]
+            return int(legal[lowered.index(low)])
         words = low.split()
         matches = [i for i, t in enumerate(lowered) if all(w in t for w in words)]
         if not matches:
@@ -167,23 +175,27 @@ def choose_action(state, seat: int) -> int:
         print("  Type the number of your choice.")
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     from smuggle_envs import make_game
     from smuggle_envs.core.game import new_seed
-    from training.match import build_agent, final_summary, fmt_num, money_changes
+    from training.match import build_agent, check_writable_file, final_summary, fmt_num, money_changes
 
     game = make_game(args.env_id, **({} if args.players is None else {"num_players": args.players}))
     n = game.num_players
     if not 0 <= args.seat < n:
         raise _Exit(f"--seat {args.seat} is not a seat of a {n}-player game; choose 0 to {n - 1}", 2)
+    if args.save_replay:  # checked now, not after a whole game
+        check_writable_file(args.save_replay, "--save-replay")
     seed = new_seed() if args.seed is None else args.seed
-    bots, labels = {}, {}
+    bots: dict[int, Agent] = {}
+    labels: dict[int, str] = {}
     warn = _warn_once()
     for p in range(n):
         if p != args.seat:
             bots[p], labels[p] = build_agent(args.bots, game, seed=seed * 1000 + p, warn=warn)
     labels[args.seat] = "you"
-    state = game.new_initial_state(seed)
+    driver = Driver(game)
+    state = driver.reset(seed)
     for p, bot in bots.items():
         bot.reset(seed * 1000 + p)
 
@@ -192,15 +204,17 @@ def cmd_play(args) -> int:
         + ", ".join(f"P{p} is {labels[p]}" for p in sorted(bots))
         + "."
     )
-    while not state.is_terminal():
+    while not driver.done:
         player = state.current_player()
         if player == args.seat:
             action = choose_action(state, args.seat)
         else:
             action = bots[player].act(state.observation(player), state.legal_action_mask())
         before = list(state.scores())
-        text = state.action_to_string(action)
-        state.apply_action(action)
+        # The person sees a bot's action only as far as their seat may: a face-down choice or a
+        # sealed bid reads as such, never which card or how much.
+        text = state.action_to_string(action, args.seat)
+        driver.step(action)
         changes = money_changes(before, state.scores())
         print(f"P{player} ({labels[player]}): {text}" + (f"   [{changes}]" if changes else ""))
     print()
@@ -208,8 +222,12 @@ def cmd_play(args) -> int:
     print()
     print(final_summary(state, [labels[p] for p in range(n)]))
     mine = state.scores()[args.seat]
-    best = max(state.scores())
-    print("You won!" if mine == best else f"You finished with {fmt_num(mine)}; the best was {fmt_num(best)}.")
+    if driver.truncated:
+        print(f"No winner: the game was stopped by its turn limit. You finished with {fmt_num(mine)}.")
+    elif args.seat in driver.winning_seats():
+        print("You won!")
+    else:
+        print(f"You finished with {fmt_num(mine)}; the best was {fmt_num(max(state.scores()))}.")
     if args.save_replay:
         _write(args.save_replay, state.to_replay().to_json())
         print(f"replay written to {args.save_replay}")
@@ -217,9 +235,17 @@ def cmd_play(args) -> int:
 
 
 # ----- match -------------------------------------------------------------------------------------
-def cmd_match(args) -> int:
+def cmd_match(args: argparse.Namespace) -> int:
     from smuggle_envs import make_game
-    from training.match import build_lineup, lineup_for_game, parse_lineup, play_logged_game, results_table, run_match
+    from training.match import (
+        build_lineup,
+        check_writable_file,
+        lineup_for_game,
+        parse_lineup,
+        play_logged_game,
+        results_table,
+        run_match,
+    )
 
     # Built first so that a bad env id or player count is reported as the user wrote it.
     default_players = make_game(
@@ -229,6 +255,8 @@ def cmd_match(args) -> int:
     game = make_game(args.env_id, num_players=len(specs))
     if args.games < 0:
         raise _Exit(f"--games must be 0 or more, got {args.games}", 2)
+    if args.save_replay:
+        check_writable_file(args.save_replay, "--save-replay")
     agents, labels = build_lineup(specs, game, args.seed, warn=_warn_once())
     n = game.num_players
 
@@ -268,11 +296,11 @@ def _write(path: str, text: str) -> None:
         raise _Exit(f"cannot write {path}: {exc.strerror or exc}", 2) from None
 
 
-def cmd_replay_json(args) -> int:
+def cmd_replay_json(args: argparse.Namespace) -> int:
     import json
 
-    from smuggle_envs.core import IllegalActionError, MalformedActionError, Replay
-    from training.match import GameLog
+    from smuggle_envs.core import Replay
+    from training.match import GameLog, ReplayActionError, print_replay
 
     try:
         with open(args.file, encoding="utf-8") as f:
@@ -287,38 +315,72 @@ def cmd_replay_json(args) -> int:
     if not isinstance(replay.env_id, str) or not isinstance(replay.config, dict):
         raise _Exit(f"{args.file} is not a replay: 'env_id' must be a string and 'config' an object", 2)
     print(f"replay: {replay.env_id}, config {replay.config}, seed {replay.seed}, {len(replay.actions)} actions")
-    log = GameLog()
-    state = None
+    seat = _replay_seat(args.seat, replay.config, replay.env_id)
     try:
-        for state, action in replay.states():
-            if action is not None:
-                player = state.current_player()
-                state.check_action(action)  # refuses a bad action without side effects
-                log.step(state, player, action)
-    except (IllegalActionError, MalformedActionError) as exc:
-        failed = log.count + 1
-        log.flush(state)
-        raise _Exit(f"the replay's action {failed} cannot be applied: {exc}", 2) from None
-    log.finish(state)
+        print_replay(replay.game(), replay.seed, replay.actions, GameLog(viewer=seat))
+    except ReplayActionError as exc:
+        raise _Exit(f"the replay's action {exc.number} cannot be applied: {exc.cause}", 2) from None
     return 0
 
 
+def _replay_seat(seat: int | None, config: dict[str, Any], env_id: str) -> int | None:
+    """``--seat`` of a replay, checked against the game's player count."""
+    if seat is None:
+        return None
+    from smuggle_envs import game_class
+
+    cls = game_class(env_id)
+    n = config.get("num_players", cls.config_class().num_players)
+    if not 0 <= seat < n:
+        raise _Exit(f"--seat {seat} is not a seat of this {n}-player game; choose 0 to {n - 1}", 2)
+    return seat
+
+
 # ----- argument parsing --------------------------------------------------------------------------
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps each subcommand and its help on one line: argparse leaves the subcommands' extra
+    indentation out of the width of the name column, so a long name (replay-json) wrapped."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        if action.help is not argparse.SUPPRESS and isinstance(action, argparse._SubParsersAction):
+            names = [self._format_action_invocation(a) for a in action._get_subactions()]
+            longest = max(map(len, names), default=0) + self._current_indent + self._indent_increment
+            self._action_max_length = max(self._action_max_length, longest)
+        super().add_argument(action)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the package version, imported only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None):
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: Any = None
+    ) -> NoReturn:
+        from smuggle_envs import __version__
+
+        print(f"{PROG} (smuggle_envs) {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog=PROG,
-        formatter_class=formatter,
-        description="Smuggling and customs card games as PettingZoo environments:\n"
-        "list them, play one against bots, run bot matches, print replays.",
+        formatter_class=_HelpFormatter,
+        description="Smuggling and customs card games as PettingZoo environments: list them,\n"
+        "play one against bots, run bot matches and tournaments, train agents.",
         epilog="Run 'smuggle COMMAND --help' for the options of one command.\n"
-        "Exit codes: 0 ok; 1 'play' abandoned at end of input; 2 bad request; 130 Ctrl-C.",
+        "Exit codes: 0 ok; 1 'play' abandoned at end of input, or a run failed part-way;\n"
+        "2 bad request; 130 Ctrl-C.",
     )
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
         "list",
-        help="list the games: env ids, player counts, observation and action sizes",
+        help="list the env ids: players, observation size, actions",
         description="List every env id with its game, player range, default player count, "
         "and the observation size and number of actions at that count.",
     )
@@ -354,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "match",
-        help="play bots against each other: one logged game, then many for statistics",
+        help="play bots against each other: a logged game, then statistics",
         formatter_class=formatter,
         description="Play one seeded game printed turn by turn (the same game as game 0 of the\n"
         "match), then G games with the seats rotated: game g uses seed K+g and seat s is\n"
@@ -403,6 +465,12 @@ def build_parser() -> argparse.ArgumentParser:
         "at every round and the final scores.",
     )
     p.add_argument("file", metavar="FILE", help="the replay JSON file")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
+    )
     p.set_defaults(func=cmd_replay_json)
 
     from training.selfplay.cli import register as register_train
@@ -414,32 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, or a usage error argparse already printed
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-
-    from smuggle_envs.core.errors import ConfigError
-    from training.match import UsageError
-
-    try:
-        return args.func(args)
-    except (ConfigError, UsageError) as exc:
-        _err(str(exc))
-        return 2
-    except _Exit as exc:
-        (_err if exc.code else print)(str(exc))
-        return exc.code
-    except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # e.g. 'smuggle match | head': stop quietly
-        import os
-
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    args = parse_args(build_parser(), argv)
+    return args if isinstance(args, int) else run_command(args, PROG)
 
 
 if __name__ == "__main__":

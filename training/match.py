@@ -6,34 +6,180 @@ agent is reset by ``agents.arena.play_game`` from the game seed and its seat.
 
 The table helpers (``format_table``, ``results_table``, ``wilson_interval``) know nothing about
 matches, so tournaments and evaluations can reuse them.
+
+The command-line plumbing every ``smuggle`` subcommand shares lives here too, below the CLI
+modules so that none imports another: ``UsageError``, ``run_command`` (the one place that turns
+errors into one line and an exit code) and the checks of the files and folders a command writes
+(``writable_dir``, ``check_writable_file``), made before any work is done.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import math
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
+from smuggle_envs.core.driver import BaseObserver, Driver
+
+if TYPE_CHECKING:
+    from agents.base import Agent
+    from smuggle_envs.core.game import Game, State
+
+T = TypeVar("T")
 DEFAULT_ENV = "smuggle_v0"
 DEFAULT_GAMES = 300
 
 
 class UsageError(Exception):
-    """A bad command-line request (the CLI prints it on one line and exits with code 2)."""
+    """An error the user can act on: the command line prints ``smuggle: error: MESSAGE`` on one
+    line, no traceback, and exits with ``code``: 2 (the default) for a bad request (an unknown
+    name, a bad option, a missing or unusable file, a folder it cannot write to), 1 for a run that
+    failed part-way (what it finished is kept, and the message says where)."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit code where argparse already printed help, the
+    version or a usage error."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
+def run_command(args: argparse.Namespace, prog: str) -> int:
+    """Run the subcommand ``args.func(args)``; returns its exit code. The one place where errors
+    become one line ``PROG: error: MESSAGE`` on stderr, no traceback: ``UsageError`` (its code;
+    a code-0 message goes to stdout), ``ConfigError`` (2), an ``OSError`` or database failure
+    under a running command (1); Ctrl-C is 130, a closed output pipe a quiet 1."""
+    import sqlite3
+
+    from smuggle_envs.core.errors import ConfigError
+
+    def error(message: str) -> None:
+        print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+
+    try:
+        return int(args.func(args))
+    except ConfigError as exc:
+        error(str(exc))
+        return 2
+    except UsageError as exc:
+        if exc.code:
+            error(str(exc))
+        else:
+            print(str(exc))
+        return exc.code
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. 'smuggle match | head': stop quietly
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # a file or folder that failed under a running command (full disk...)
+        error(os_error_text(exc))
+        return 1
+    except sqlite3.DatabaseError as exc:  # a database that failed under a running command
+        if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.IntegrityError)):
+            raise  # a bug, not the user's database
+        error(f"database error: {exc}")
+        return 1
+
+
+# ----- files the commands read and write ---------------------------------------------------------
+def os_error_text(exc: OSError) -> str:
+    """An ``OSError`` as a short reason: ``"PATH: Permission denied"`` (no errno), or the message
+    of one raised with a message of its own."""
+    if not exc.strerror:
+        return str(exc)
+    names = [os.fsdecode(n) if isinstance(n, bytes) else str(n) for n in (exc.filename, exc.filename2) if n is not None]
+    return ": ".join([" -> ".join(names), exc.strerror] if names else [exc.strerror])
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest of ``path`` and its ancestors that exists, if it is not a folder (a file where
+    a folder is needed); None otherwise."""
+    for p in (path, *path.parents):
+        if p.exists():
+            return None if p.is_dir() else p
+    return None
+
+
+def unwritable_reason(folder: str | os.PathLike[str]) -> str | None:
+    """Why no file can be created in the existing folder ``folder`` (None if one can). Probes
+    with a nameless temporary file (``O_TMPFILE`` on Linux): nothing is left there."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def writable_dir(path: str | os.PathLike[str], what: str, hint: str = "") -> Path:
+    """Create the folder ``path`` if it is missing and check that files can be written in it,
+    before any work is done; ``UsageError("cannot write to WHAT PATH: REASON; HINT")`` if not."""
+    folder = Path(path)
+    blocker = _file_in_the_way(folder)
+    reason: str | None
+    if blocker is not None:
+        reason = "it is a file, not a folder" if blocker == folder else f"{blocker} is a file, not a folder"
+    else:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+        else:
+            reason = unwritable_reason(folder)
+    if reason is not None:
+        raise UsageError(f"cannot write to {what} {path}: {reason}" + (f"; {hint}" if hint else ""))
+    return folder
+
+
+def check_writable_file(path: str | os.PathLike[str], what: str) -> None:
+    """Check, before any work is done, that the file ``path`` can be written (its folder exists
+    and takes new files, it is not a folder); ``UsageError`` naming ``what`` and the reason if not."""
+    file = Path(path)
+    folder = file.parent
+    blocker = _file_in_the_way(folder)
+    reason: str | None = None
+    if file.is_dir():
+        reason = "it is a folder"
+    elif blocker is not None:
+        reason = f"{blocker} is a file, not a folder"
+    elif not folder.is_dir():
+        reason = f"the folder {folder} does not exist"
+    elif file.exists():
+        if not os.access(file, os.W_OK):
+            reason = "Permission denied"
+    else:
+        reason = unwritable_reason(folder)
+    if reason is not None:
+        raise UsageError(f"cannot write {what} {path}: {reason}")
 
 
 # ----- agents ------------------------------------------------------------------------------------
 def build_agent(
-    spec: str, game, seed: int | None = None, warn: Callable[[str], None] | None = None
-) -> tuple[object, str]:
+    spec: str, game: Game, seed: int | None = None, warn: Callable[[str], None] | None = None
+) -> tuple[Agent, str]:
     """Build the agent ``spec`` for ``game``; returns ``(agent, label)``.
 
     A known kind that has no implementation for this game yet (no table entry, or its module is
     not written yet) falls back to ``random`` with a warning; the label then reads
-    ``"rule->random"`` so results never pretend a missing bot played. An unknown kind raises
-    ``UsageError``.
+    ``"rule->random"`` so results never pretend a missing bot played. An unknown kind, or one
+    that cannot be built (a model file that is missing, a folder or not a model, an argument the
+    kind does not take), raises ``UsageError`` with the reason on one line.
     """
     import importlib
 
@@ -60,6 +206,9 @@ def build_agent(
             return make_agent(spec, game, seed=seed), spec
         except AttributeError as exc:  # module present but the class not (yet) defined
             reason = f"the {kind!r} agent for {game.env_id} could not be built ({exc})"
+        except (OSError, ValueError) as exc:  # e.g. ppo:PATH with a missing or broken model file
+            text = os_error_text(exc) if isinstance(exc, OSError) else str(exc)
+            raise UsageError(f"cannot build agent {spec!r} for {game.env_id}: {text}") from None
     if warn is not None:
         warn(f"warning: {reason}; using 'random' in its place")
     return make_agent("random", game, seed=seed), f"{spec}->random"
@@ -106,14 +255,14 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: str | None = None) -> str:
     """A plain-text table; ``align`` has one letter per column, ``l`` or ``r`` (default: the first
     column left, the rest right)."""
-    rows = [[str(c) for c in row] for row in rows]
+    cells = [[str(c) for c in row] for row in rows]
     align = align or "l" + "r" * (len(headers) - 1)
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
-    def line(cells):
-        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
+    def line(texts: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(texts, widths, align)).rstrip()
 
-    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
 
 
 def fmt_num(x: float) -> str:
@@ -177,34 +326,56 @@ def money_changes(before: Sequence[float], after: Sequence[float]) -> str:
     return ", ".join(f"P{p} {'+' if d > 0 else '-'}{fmt_num(abs(d))}" for p, d in diffs)
 
 
-def _round_key(state):
+def _round_key(state: State[Any]) -> int | None:
     """A marker that changes when a new round starts, if the game exposes one."""
-    return getattr(state, "rounds_played", None)
+    key = getattr(state, "rounds_played", None)
+    return None if key is None else int(key)
 
 
-class GameLog:
+class GameLog(BaseObserver):
     """Prints a game one decision per line, with the score changes each decision caused, and the
     whole table at the start, at every new round (or every ``table_every`` decisions for games
     without rounds) and at the end.
 
-    Call ``step(state, player, action, who)`` before each action is applied (as
-    ``play_game``'s ``on_step`` does) and ``finish(state)`` once at the end.
+    ``viewer`` None prints the full view (every card shown); a seat prints only what that seat
+    sees: its rendered table and every other seat's action as that seat saw it
+    (``State.action_to_string(action, viewer)``), so a replay shown to a seat hides what the seat
+    never saw. It is a driver observer (``labels`` names the seats); by hand, call
+    ``step(state, player, action, who)`` before each action is applied and ``finish(state)`` once
+    at the end.
     """
 
-    def __init__(self, out: TextIO | None = None, table_every: int = 50):
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        table_every: int = 50,
+        viewer: int | None = None,
+        labels: Sequence[str] | None = None,
+    ):
         self.out = out
         self.table_every = table_every
+        self.viewer = viewer
+        self.labels = labels
         self.count = 0
-        self._pending = None
+        # (decision number, player, who, action text, scores before, round before)
+        self._pending: tuple[int, int, str | None, str, list[float], int | None] | None = None
 
     def _print(self, text: str = "") -> None:
         print(text, file=self.out if self.out is not None else sys.stdout)
 
-    def _table(self, state, title: str) -> None:
-        self._print(f"--- {title} (all cards shown) ---")
-        self._print(state.render())
+    def _table(self, state: State[Any], title: str) -> None:
+        seen = "all cards shown" if self.viewer is None else f"as P{self.viewer} sees it"
+        self._print(f"--- {title} ({seen}) ---")
+        self._print(state.render(self.viewer))
 
-    def step(self, state, player: int, action: int, who: str | None = None) -> None:
+    # observer hooks
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        self.step(state, player, action, self.labels[player] if self.labels else None)
+
+    def on_end(self, state: State[Any], driver: Driver) -> None:
+        self.finish(state)
+
+    def step(self, state: State[Any], player: int, action: int, who: str | None = None) -> None:
         self.flush(state)
         if self.count == 0:
             self._table(state, "start")
@@ -213,12 +384,12 @@ class GameLog:
             self.count,
             player,
             who,
-            state.action_to_string(action),
+            state.action_to_string(action, self.viewer),
             list(state.scores()),
             _round_key(state),
         )
 
-    def flush(self, state) -> None:
+    def flush(self, state: State[Any]) -> None:
         """Print the decision announced last, now that ``state`` shows its effect."""
         if self._pending is None:
             return
@@ -231,12 +402,12 @@ class GameLog:
             return
         round_now = _round_key(state)
         if round_before is not None:
-            if round_now != round_before:
+            if round_now is not None and round_now != round_before:
                 self._table(state, f"round {round_now + 1}")
         elif self.table_every and n % self.table_every == 0:
             self._table(state, f"after {n} decisions")
 
-    def finish(self, state) -> None:
+    def finish(self, state: State[Any]) -> None:
         self.flush(state)
         if self.count == 0:
             self._table(state, "start")
@@ -244,30 +415,63 @@ class GameLog:
         self._print(final_summary(state))
 
 
-def final_summary(state, labels: Sequence[str] | None = None) -> str:
+class ReplayActionError(Exception):
+    """Action ``number`` (1-based) of a replay could not be applied; ``cause`` says why."""
+
+    def __init__(self, number: int, cause: Exception):
+        super().__init__(f"action {number} cannot be applied: {cause}")
+        self.number = number
+        self.cause = cause
+
+
+def print_replay(game: Game, seed: int, actions: Sequence[int], log: GameLog) -> State[Any]:
+    """Replay ``actions`` from ``seed`` through the core driver, printed by ``log`` (a full or a
+    seat's view); returns the final state. A bad action raises ``ReplayActionError``."""
+    from smuggle_envs.core.errors import IllegalActionError, MalformedActionError
+
+    driver = Driver(game, observers=[log])
+    state = driver.reset(seed)
+    for i, action in enumerate(actions):
+        try:
+            driver.step(action)
+        except (IllegalActionError, MalformedActionError) as exc:
+            log.flush(state)
+            raise ReplayActionError(i + 1, exc) from None
+    if not driver.done:
+        log.finish(state)  # a replay that stops before the end: the driver never calls on_end
+    return state
+
+
+def final_summary(state: State[Any], labels: Sequence[str] | None = None) -> str:
+    """Final scores and the winners, under the core's termination contract: a truncated game
+    (stopped by a cap) or an unfinished one has no winner."""
     scores = state.scores()
     parts = []
     for p, s in enumerate(scores):
         who = f" ({labels[p]})" if labels else ""
         parts.append(f"P{p}{who} {fmt_num(s)}")
-    best = max(scores)
-    won = [f"P{p}" + (f" ({labels[p]})" if labels else "") for p, s in enumerate(scores) if s == best]
+    text = f"final scores: {', '.join(parts)}\n"
+    if not state.is_terminal():
+        return text + "no winner (game unfinished)"
+    if state.is_truncated():
+        return text + "no winner (the game was stopped by its turn limit: truncated)"
+    won = [f"P{p}" + (f" ({labels[p]})" if labels else "") for p in state.winning_seats()]
     verb = "winner" if len(won) == 1 else "shared win"
-    status = "" if state.is_terminal() else " (game unfinished)"
-    return f"final scores: {', '.join(parts)}\n{verb}: {', '.join(won)} with {fmt_num(best)}{status}"
+    return text + f"{verb}: {', '.join(won)} with {fmt_num(max(scores))}"
 
 
 # ----- matches -----------------------------------------------------------------------------------
-def lineup_for_game(lineup: Sequence, g: int) -> list:
+def lineup_for_game(lineup: Sequence[T], g: int) -> list[T]:
     """Seat ``s`` of game ``g`` is played by ``lineup[(s + g) % n]``."""
     n = len(lineup)
     return [lineup[(s + g) % n] for s in range(n)]
 
 
 def build_lineup(
-    specs: Sequence[str], game, seed: int, warn: Callable[[str], None] | None = None
-) -> tuple[list, list[str]]:
-    agents, labels = [], []
+    specs: Sequence[str], game: Game, seed: int, warn: Callable[[str], None] | None = None
+) -> tuple[list[Agent], list[str]]:
+    agents: list[Agent] = []
+    labels: list[str] = []
     for i, spec in enumerate(specs):
         agent, label = build_agent(spec, game, seed=seed * 1000 + i, warn=warn)
         agents.append(agent)
@@ -275,22 +479,21 @@ def build_lineup(
     return agents, labels
 
 
-def play_logged_game(game, agents: Sequence, labels: Sequence[str], seed: int, out: TextIO | None = None):
+def play_logged_game(
+    game: Game, agents: Sequence[Agent], labels: Sequence[str], seed: int, out: TextIO | None = None
+) -> State[Any]:
     """Play one game printing it turn by turn; returns the final state."""
-    from agents.arena import play_game
+    from agents.arena import play
 
-    log = GameLog(out)
-    state = play_game(game, agents, seed, on_step=lambda st, p, a: log.step(st, p, a, labels[p]))
-    log.finish(state)
-    return state
+    return play(game, agents, seed, observers=[GameLog(out, labels=labels)]).state
 
 
 def run_match(
-    game, agents: Sequence, labels: Sequence[str], seed: int, games: int, progress: bool = True
+    game: Game, agents: Sequence[Agent], labels: Sequence[str], seed: int, games: int, progress: bool = True
 ) -> list[AgentRecord]:
     """Play ``games`` games with seats rotated; returns one record per distinct label, in lineup
     order. Game ``g`` uses seed ``seed + g``."""
-    from agents.arena import play_game
+    from agents.arena import play
 
     records: dict[str, AgentRecord] = {}
     for label in labels:
@@ -307,9 +510,11 @@ def run_match(
         for g in range(games):
             seat_agents = lineup_for_game(agents, g)
             seat_labels = lineup_for_game(labels, g)
-            state = play_game(game, seat_agents, seed + g)
-            scores = state.scores()
-            for p, share in enumerate(win_shares(scores)):
+            driver = play(game, seat_agents, seed + g)
+            scores = driver.state.scores()
+            # a truncated game has no winner: it counts for the scores, not for the wins
+            shares = win_shares(scores) if driver.terminated else [0.0] * len(scores)
+            for p, share in enumerate(shares):
                 records[seat_labels[p]].add(scores[p], share)
             if bar is not None:
                 bar.update(1)

@@ -1,12 +1,18 @@
-"""The ``smuggle`` command line: list, play (scripted stdin), match, replay-json, errors."""
+"""The ``smuggle`` command line: list, play (scripted stdin), match, replay-json, errors, help
+and --version, Ctrl-C during training, the warm start's progress bars. (Errors from model files,
+output folders and read-only databases: ``test_cli_errors.py``.)"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -298,3 +304,142 @@ def test_play_against_any_agent_spec_and_refuses_unknown_ones(capsys, monkeypatc
     assert "P1 is random" in capsys.readouterr().out
     assert main(["play", "smuggle_v0", "--seat", "0", "--seed", "5", "--bots", "alien"]) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+# ----- --version and --help ----------------------------------------------------------------------
+def test_version_prints_the_package_version(capsys):
+    import smuggle_envs
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"smuggle (smuggle_envs) {smuggle_envs.__version__}\n"
+    exe = shutil.which("smuggle")
+    cmd = [exe] if exe else [sys.executable, "-m", "training.cli"]
+    result = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 0 and smuggle_envs.__version__ in result.stdout
+
+
+def test_top_level_help_names_every_subcommand_with_a_one_line_description(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps help at the terminal's width
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = {a.dest: a.help for a in sub._get_subactions()}
+    assert set(commands) == set(sub.choices)  # every registered subcommand has a help line
+    assert {"list", "play", "match", "replay-json", "train", "tournament", "replay", "analyze"} <= set(commands)
+    for name, text in commands.items():
+        assert text and "\n" not in text
+        assert re.search(rf"^ +{re.escape(name)} +{re.escape(text)}$", out, re.M), f"{name}:\n{out}"
+    assert "--version" in out
+
+
+# ----- Ctrl-C during training ----------------------------------------------------------------------
+# Runs `smuggle train` (training.cli.main) in a subprocess that prints a line at every rollout
+# start, so the test knows when training is under way; the signal itself is a real SIGINT.
+_TRAIN_WITH_ROLLOUT_LINES = """
+import sys
+from training.selfplay import trainer
+
+real = trainer.Trainer.on_rollout_start
+
+def on_rollout_start(self):
+    print("ROLLOUT", self.model.num_timesteps, flush=True)
+    real(self)
+
+trainer.Trainer.on_rollout_start = on_rollout_start
+from training.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _lines_of(stream, lines: list[str], seen: threading.Event) -> None:
+    for line in stream:
+        lines.append(line.rstrip("\n"))
+        seen.set()
+
+
+def test_ctrl_c_in_train_saves_a_checkpoint_and_resume_continues_from_it(tmp_path, capsys):
+    out = tmp_path / "run"
+    script = tmp_path / "train.py"
+    script.write_text(_TRAIN_WITH_ROLLOUT_LINES)
+    argv = ["train", "smuggle_v0", "--players", "3", "--n-envs", "2", "--imitate", "none", "--eval-games", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, str(script), *argv, "--no-progress", "--steps", "10000000", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    lines: list[str] = []
+    seen = threading.Event()
+    reader = threading.Thread(target=_lines_of, args=(proc.stdout, lines, seen), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 90
+        # One rollout is 2 envs x 256 steps = 512 steps: interrupt once the second one has begun.
+        while not any(line.startswith("ROLLOUT") and int(line.split()[1]) >= 512 for line in lines):
+            assert proc.poll() is None, f"training ended early: {proc.stderr.read() if proc.stderr else ''}"
+            assert time.monotonic() < deadline, f"training did not start: {lines}"
+            seen.wait(0.5)
+            seen.clear()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "Ctrl-C: saving a checkpoint at the end of this rollout" in err
+    match = re.search(r"smuggle: stopped at step (\d+); checkpoint saved in (\S+)\. Continue with: (.*)$", err, re.M)
+    assert match, err
+    step, checkpoint = int(match.group(1)), Path(match.group(2))
+    assert match.group(3) == f"smuggle train smuggle_v0 --out {out} --resume"
+    assert step >= 512 and step % 512 == 0  # at a rollout boundary, from the second rollout on
+    assert checkpoint == out / "checkpoints" / f"step_{step:010d}" and (checkpoint / "state.pkl").is_file()
+    assert (out / "checkpoints" / "latest.txt").read_text().strip() == checkpoint.name
+    assert not (out / "final.zip").exists()  # stopped, not finished
+
+    # --resume continues from the saved step, not from 0.
+    assert main([*argv, "--no-progress", "--out", str(out), "--resume", "--steps", str(step + 512)]) == 0
+    text = capsys.readouterr().out
+    assert f"resuming smuggle_v0 from step {step} ({checkpoint.name}) towards {step + 512} steps" in text
+    assert "training smuggle_v0" not in text  # not a fresh start
+    assert json.loads((out / "final_eval.json").read_text())["steps"] == step + 512
+    evals = sorted({int(row.split(",")[0]) for row in (out / "eval.csv").read_text().splitlines()[1:]})
+    assert evals[0] == 0 and evals[-1] == step + 512  # the curve from before the stop is kept
+
+
+# ----- the warm start's progress bars --------------------------------------------------------------
+def _tiny_run(out: Path, progress: bool):
+    from training.selfplay.trainer import TrainConfig, Trainer
+
+    config = TrainConfig(
+        env_id="smuggle_v0",
+        num_players=3,
+        steps=256,
+        n_envs=2,
+        n_steps=128,
+        batch_size=128,
+        n_epochs=1,
+        net_arch=(16,),
+        imitate="rule",
+        imitation_samples=300,
+        imitation_epochs=2,
+        eval_games=2,
+        final_eval_games=2,
+        tensorboard=False,
+        progress=progress,
+    )
+    return Trainer(config, out, log=lambda text: None).run()
+
+
+def test_warm_start_shows_progress_bars_like_the_rest_of_training(tmp_path, capsys):
+    _tiny_run(tmp_path / "a", progress=True)
+    err = capsys.readouterr().err
+    assert "warm start: playing rule" in err and "decision" in err  # recording the teacher's games
+    assert "warm start: cloning (2 epochs)" in err and "batch" in err  # fitting the policy
+    assert "self-play smuggle_v0" in err
+    _tiny_run(tmp_path / "b", progress=False)  # --no-progress: quiet
+    assert capsys.readouterr().err == ""

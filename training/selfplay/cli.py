@@ -5,27 +5,33 @@ its own as ``python -m training.selfplay train ENV_ID ...``. The handler returns
 raises ``training.match.UsageError`` / ``ConfigError`` for bad requests, which ``smuggle``'s
 ``main`` prints on one line (exit code 2).
 
+Ctrl-C stops at the next safe point (the start of the next rollout): a checkpoint is saved there,
+its path is printed, and the exit code is 130; ``--resume`` continues from it. A second Ctrl-C
+stops at once (resuming then starts from the latest periodic checkpoint).
+
 Heavy imports (torch, SB3) happen inside the handler, so ``smuggle list`` stays instant.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 # Options that a resumed run takes from its saved config; giving a different value is an error.
 _FIXED_ON_RESUME = ("num_players", "seed", "n_envs", "imitate")
 
 
-def register(subparsers) -> argparse.ArgumentParser:
+def register(subparsers: Any) -> argparse.ArgumentParser:
     from .trainer import TrainConfig  # numpy only: keeps 'smuggle list' instant
 
     d = TrainConfig()
     p = subparsers.add_parser(
         "train",
-        help="train a self-play agent (MaskablePPO with a league) for one game",
+        help="train a self-play agent (MaskablePPO with a league)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an agent for ENV_ID by self-play: MaskablePPO plays one seat (a random\n"
         "seat each game) against opponents drawn from a league of its own frozen\n"
@@ -37,8 +43,9 @@ def register(subparsers) -> argparse.ArgumentParser:
         "learning_curve.png (win rate against each baseline over training),\n"
         "league/ and final_eval.json. Ends with a table of win rates against the\n"
         "random and rule-based agents with 95% confidence intervals.\n\n"
-        "Interrupted (Ctrl-C, a crash)? Run the same command with --resume: it\n"
-        "continues exactly from the latest checkpoint.",
+        "Ctrl-C saves a checkpoint at the end of the current rollout and stops (exit\n"
+        "code 130; Ctrl-C twice stops at once). Interrupted, or crashed? Run the same\n"
+        "command with --resume: it continues exactly from the latest checkpoint.",
         epilog="examples:\n  smuggle train smuggle_v0\n"
         "  smuggle train smuggle_v0 --players 4 --steps 200000 --out runs/quick\n"
         "  smuggle train smuggle_v0 --out runs/quick --resume --steps 400000\n"
@@ -83,10 +90,11 @@ def register(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
-    return p
+    parser: argparse.ArgumentParser = p
+    return parser
 
 
-def _overrides(args) -> dict:
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     names = ("num_players", "steps", "seed", "final_eval_games", "n_envs", "vec", "imitate")
     out = {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
     if out.get("imitate", "").lower() == "none":
@@ -96,11 +104,11 @@ def _overrides(args) -> dict:
     return out
 
 
-def cmd_train(args) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     from smuggle_envs import registry
-    from training.match import UsageError
+    from training.match import UsageError, build_agent, writable_dir
 
-    from .trainer import TrainConfig, Trainer, load_config
+    from .trainer import TrainConfig, Trainer, TrainingStopped, load_config
 
     registry.game_class(args.env_id)  # an unknown env id fails here, on one line
     out = Path(args.out) if args.out else Path("runs") / args.env_id
@@ -129,33 +137,36 @@ def cmd_train(args) -> int:
         config = TrainConfig(env_id=args.env_id, **overrides)
     config.validate()
     trainer = Trainer(config, out, vec=vec)
+    if config.imitate and config.imitate != "rule" and (not args.resume or trainer.latest_checkpoint() is None):
+        # The warm start's teacher (e.g. ppo:PATH): a bad spec or model file is an error now.
+        build_agent(config.imitate, trainer.game, seed=0)
+    writable_dir(out, "the run folder", "choose another --out")  # before any work
+    again = shlex.join(["smuggle", "train", args.env_id, "--out", str(out), "--resume"])
     try:
-        trainer.run(resume=args.resume)
+        trainer.run(resume=args.resume, handle_sigint=True)
+    except TrainingStopped as stop:
+        print(
+            f"smuggle: stopped at step {stop.step}; checkpoint saved in {stop.checkpoint}. Continue with: {again}",
+            file=sys.stderr,
+        )
+        return 130
     except KeyboardInterrupt:
         latest = trainer.latest_checkpoint()
-        where = f"the latest checkpoint is {latest.name}" if latest else "no checkpoint was written yet"
-        again = " ".join(["smuggle", "train", args.env_id, "--out", str(out), "--resume"])
-        print(f"\ninterrupted; {where}. Continue with: {again}", file=sys.stderr)
-        raise
+        if latest is None:
+            print(f"\nsmuggle: interrupted before the first checkpoint. Start again with: {again}", file=sys.stderr)
+        else:
+            print(f"\nsmuggle: interrupted; the latest checkpoint is {latest}. Continue with: {again}", file=sys.stderr)
+        return 130
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.selfplay train ...``: the same errors and exit codes as ``smuggle``."""
-    from smuggle_envs.core.errors import ConfigError
-    from training.match import UsageError
+    """``python -m training.selfplay train ...``: the same errors and exit codes as ``smuggle``
+    (``training.match.run_command``)."""
+    from training.match import parse_args, run_command
 
     parser = argparse.ArgumentParser(prog="python -m training.selfplay")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     register(sub)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    try:
-        return args.func(args)
-    except (ConfigError, UsageError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    args = parse_args(parser, argv)
+    return args if isinstance(args, int) else run_command(args, prog=parser.prog)

@@ -14,28 +14,59 @@ return that seat went on to collect under exactly the learner's reward (``SelfPl
 and PPO's first advantages are not noise. ``clone(model, data, epochs, ...)`` fits the policy
 (masked cross-entropy) and the value head (squared error) of a MaskablePPO model. Shuffling uses
 its own seeded generator: the warm start is part of a run's deterministic initialisation.
+
+With ``progress=True`` (the run's ``progress`` setting; ``smuggle train --no-progress`` turns it
+off) both show a tqdm progress bar on stderr, like the rest of the training.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+    from tqdm import tqdm
+
+    from smuggle_envs.core.game import Game
+
+
+def _bar(progress: bool, total: int, desc: str, unit: str) -> tqdm[Any] | None:
+    """A progress bar on stderr as the self-play loop draws it, or None."""
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    tty = sys.stderr.isatty()
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        unit_scale=True,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        leave=False,
+        mininterval=0.2 if tty else 30.0,
+        maxinterval=10.0 if tty else 60.0,
+    )
 
 
 @dataclasses.dataclass
 class Demonstrations:
-    observations: np.ndarray  # (N, obs) float32
-    masks: np.ndarray  # (N, actions) bool
-    actions: np.ndarray  # (N,) int64
-    returns: np.ndarray  # (N,) float32: discounted return of the deciding seat
+    observations: np.ndarray[Any, np.dtype[np.float32]]  # (N, obs)
+    masks: np.ndarray[Any, np.dtype[np.bool_]]  # (N, actions)
+    actions: np.ndarray[Any, np.dtype[np.int64]]  # (N,)
+    returns: np.ndarray[Any, np.dtype[np.float32]]  # (N,): discounted return of the deciding seat
 
     def __len__(self) -> int:
         return len(self.actions)
 
 
 def collect(
-    game,
+    game: Game,
     teacher_spec: str,
     samples: int,
     seed: int,
@@ -43,6 +74,7 @@ def collect(
     dense_score: float = 0.0,
     gamma: float = 0.99,
     max_decisions: int | None = None,
+    progress: bool = False,
 ) -> Demonstrations:
     """At least ``samples`` decisions of games with ``teacher_spec`` in every seat."""
     from agents import make_agent
@@ -50,7 +82,11 @@ def collect(
     n = game.num_players
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher_spec, game, seed=None) for _ in range(n)]
-    obs, masks, actions, returns = [], [], [], []
+    obs: list[np.ndarray[Any, Any]] = []
+    masks: list[np.ndarray[Any, Any]] = []
+    actions: list[int] = []
+    returns: list[tuple[int, float]] = []
+    bar = _bar(progress, samples, f"warm start: playing {teacher_spec}", "decision")
     while len(actions) < samples:
         state = game.new_initial_state(int(rng.integers(2**63)))
         for agent in teachers:
@@ -78,13 +114,17 @@ def collect(
             # The learner's reward for its j-th decision is paid when it next decides (or at the
             # end): dense_score * (potential then - potential at its previous payment), where
             # the first payment counts from the deal, as SelfPlayEnv does.
-            marks = [start[p]] + potentials[p][1:] + [end[p]]
+            marks = [start[p], *potentials[p][1:], end[p]]
             rewards = [dense_score * (marks[j + 1] - marks[j]) for j in range(len(rows[p]))]
             rewards[-1] += final[p]
             g = 0.0
             for j in range(len(rows[p]) - 1, -1, -1):
                 g = rewards[j] + gamma * g
                 returns.append((rows[p][j], g))
+        if bar is not None:
+            bar.update(min(len(actions), samples) - bar.n)
+    if bar is not None:
+        bar.close()
     order = sorted(returns)
     return Demonstrations(
         np.asarray(obs, np.float32),
@@ -95,14 +135,15 @@ def collect(
 
 
 def clone(
-    model,
+    model: MaskablePPO,
     data: Demonstrations,
     epochs: int,
     batch_size: int = 512,
     seed: int = 0,
     learning_rate: float = 1e-3,
     vf_coef: float = 0.5,
-) -> dict:
+    progress: bool = False,
+) -> dict[str, float]:
     """Fit ``model``'s policy to the teacher's actions and its value head to the returns.
     Returns the final epoch's mean losses, and how often the policy gives the teacher's action
     more than half of its probability."""
@@ -116,7 +157,9 @@ def clone(
     masks = torch.as_tensor(data.masks)
     actions = torch.as_tensor(data.actions)
     returns = torch.as_tensor(data.returns)
-    stats = {}
+    stats: dict[str, float] = {}
+    batches = -(-len(data) // batch_size)
+    bar = _bar(progress, epochs * batches, f"warm start: cloning ({epochs} epochs)", "batch")
     for _ in range(epochs):
         order = torch.as_tensor(rng.permutation(len(data)))
         nll_sum = vf_sum = confident = 0.0
@@ -127,16 +170,20 @@ def clone(
             vf = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             loss = nll + vf_coef * vf
             optimizer.zero_grad()
-            loss.backward()
+            torch.autograd.backward(loss)
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
             nll_sum += float(nll.detach()) * len(idx)
             vf_sum += float(vf.detach()) * len(idx)
             confident += float((log_prob.detach() > np.log(0.5)).sum())
+            if bar is not None:
+                bar.update(1)
         stats = {
             "nll": nll_sum / len(data),
             "value_mse": vf_sum / len(data),
             "teacher_over_half": confident / len(data),
         }
+    if bar is not None:
+        bar.close()
     policy.set_training_mode(False)
     return stats

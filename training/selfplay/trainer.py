@@ -20,6 +20,13 @@ observations, every env's episode in progress (``SelfPlayEnv.get_snapshot``), th
 interrupted at any point and resumed from its latest checkpoint produces the same model, league
 and curves as an uninterrupted run (a test checks the parameters bit for bit).
 
+**Ctrl-C.** ``run(handle_sigint=True)`` (what ``smuggle train`` does) turns the first Ctrl-C into
+a request to stop at the next safe point, the start of the next rollout: a checkpoint is saved
+there and ``TrainingStopped`` (a ``KeyboardInterrupt``) is raised, naming it; resuming from it
+gives the same run as one never interrupted. During the warm start the next safe point is the
+first rollout after it; after the final checkpoint (during the final evaluation), Ctrl-C stops at
+once. A second Ctrl-C always stops at once. ``request_stop()`` does the same from code.
+
 **Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see README "Training"):
 an in-process vector env of 8 games (SB3's subprocess workers were slower on 2 busy cores: a
 step is two pipe round trips per game, and each waits for a time slice), one torch thread (two
@@ -37,16 +44,32 @@ import os
 import pickle
 import random
 import shutil
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
 from smuggle_envs.core.outcomes import REWARD_MODES
+
+if TYPE_CHECKING:
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from agents.base import Agent
+    from smuggle_envs.core.game import Game
+
+    from .evaluate import EvalResult
+    from .league import League
 
 BASELINES = ("random", "rule")
 _DEMO_BYTES = 512 * 2**20
@@ -63,7 +86,7 @@ class TrainConfig:
 
     env_id: str = "smuggle_v0"
     num_players: int | None = None  # None: the game's default
-    game_options: dict = dataclasses.field(default_factory=dict)
+    game_options: dict[str, Any] = dataclasses.field(default_factory=dict)
     steps: int = 500_000  # learner decisions (SB3 timesteps)
     seed: int = 0
     n_envs: int = 8  # games stepped together: one batched forward pass
@@ -108,7 +131,7 @@ class TrainConfig:
     progress: bool = True
 
     def validate(self) -> None:
-        def positive(name, allow_none=False):
+        def positive(name: str, allow_none: bool = False) -> None:
             v = getattr(self, name)
             if v is None and allow_none:
                 return
@@ -160,20 +183,20 @@ class TrainConfig:
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
 
-    def game_config(self) -> dict:
+    def game_config(self) -> dict[str, Any]:
         cfg = dict(self.game_options)
         if self.num_players is not None:
             cfg["num_players"] = self.num_players
         return cfg
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["net_arch"] = list(self.net_arch)
         d["baselines_in_league"] = list(self.baselines_in_league)
         return d
 
     @classmethod
-    def from_dict(cls, data: dict) -> TrainConfig:
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -185,7 +208,7 @@ class TrainConfig:
         return cls(**data)
 
 
-def rule_bot_available(game) -> bool:
+def rule_bot_available(game: Game) -> bool:
     """Whether ``game`` has a rule-based bot (``training.match.build_agent`` falls back to
     random, with a label ``"rule->random"``, where it has none yet)."""
     from training.match import build_agent
@@ -193,37 +216,70 @@ def rule_bot_available(game) -> bool:
     return build_agent("rule", game, seed=0)[1] == "rule"
 
 
-def _make_env(env_id: str, game_config: dict, reward_mode: str, dense_score: float, max_decisions: int | None):
+def _make_env(
+    env_id: str,
+    game_config: dict[str, Any],
+    reward_mode: str,
+    dense_score: float,
+    max_decisions: int | None,
+    ignore_sigint: bool = False,
+) -> gym.Env[Any, Any]:
     # A module-level function (not a lambda) so subprocess workers can unpickle it.
     from .single_agent import SelfPlayEnv
+
+    if ignore_sigint:
+        # A subprocess worker: Ctrl-C in a terminal reaches the whole process group, and a
+        # worker that died of it would break the checkpoint the main process then saves.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     return SelfPlayEnv(
         env_id, game_config, reward_mode=reward_mode, dense_score=dense_score, max_decisions=max_decisions
     )
 
 
-def make_vec_env(config: TrainConfig, vec: str | None = None):
-    """The vector env: ``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers, with a
-    ``VecMonitor`` for episode statistics."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+def make_vec_env(config: TrainConfig, vec: str | None = None) -> VecMonitor:
+    """The vector env: ``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which
+    ignore Ctrl-C: the main process stops them), with a ``VecMonitor`` for episode statistics."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-    fn = partial(
-        _make_env, config.env_id, config.game_config(), config.reward_mode, config.dense_score, config.max_decisions
-    )
-    fns = [fn] * config.n_envs
     kind = vec or config.vec
-    venv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
+    fn = partial(
+        _make_env,
+        config.env_id,
+        config.game_config(),
+        config.reward_mode,
+        config.dense_score,
+        config.max_decisions,
+        kind == "subprocess",
+    )
+    fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * config.n_envs
+    venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
     return VecMonitor(venv)
+
+
+class TrainingStopped(KeyboardInterrupt):
+    """Training stopped on request (Ctrl-C) at a safe point, after saving ``checkpoint`` at
+    ``step``; ``--resume`` continues from it."""
+
+    def __init__(self, checkpoint: Path, step: int):
+        super().__init__(f"stopped at step {step}; checkpoint saved in {checkpoint}")
+        self.checkpoint = checkpoint
+        self.step = step
 
 
 # ----- the run --------------------------------------------------------------------------------------
 class Trainer:
     """One training run in ``out_dir``; see the module docstring."""
 
+    # Set by ``run``: the learner, its vector env and the league.
+    model: MaskablePPO
+    venv: VecMonitor
+    league: League
+
     def __init__(
         self,
         config: TrainConfig,
-        out_dir: str | os.PathLike,
+        out_dir: str | os.PathLike[str],
         log: Callable[[str], None] | None = None,
         vec: str | None = None,
     ):
@@ -232,17 +288,18 @@ class Trainer:
 
         self.config = config
         self.out = Path(out_dir)
-        self.log = log or (lambda text: print(text, flush=True))
+        self.log: Callable[[str], None] = log or (lambda text: print(text, flush=True))
         self.vec = vec or config.vec  # may differ on resume: results do not depend on it
         self.game = make_game(config.env_id, **config.game_config())
         self.has_rule = rule_bot_available(self.game)
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
-        self.model = None
-        self.venv = None
-        self.league = None
         self.schedule: dict[str, int] = {}
         self.latest_eval: dict[str, float] = {}
-        self.callback = None
+        self.callback: Any = None
+        self.stop_requested = False
+        self._phase = "setup"  # "warm start", "learning", "final evaluation": for Ctrl-C's notice
+        self._sigint_handled = False  # run(handle_sigint=True) installed _on_sigint
+        self._previous_sigint: Any = None
 
     # ----- paths ---------------------------------------------------------------------------------
     @property
@@ -257,10 +314,11 @@ class Trainer:
         return path if (path / "state.pkl").exists() else None
 
     # ----- public entry point ----------------------------------------------------------------------
-    def run(self, resume: bool = False, interrupt_at: int | None = None) -> dict:
+    def run(self, resume: bool = False, interrupt_at: int | None = None, handle_sigint: bool = False) -> dict[str, Any]:
         """Train to ``config.steps``, evaluate, plot; returns the summary (also in
         ``final_eval.json``). ``interrupt_at`` raises KeyboardInterrupt once that many steps are
-        done, to test resuming."""
+        done, to test resuming. ``handle_sigint``: the first Ctrl-C stops at the next safe point
+        with a checkpoint (``TrainingStopped``; see the module docstring)."""
         import torch
 
         torch.set_num_threads(self.config.torch_threads)
@@ -270,21 +328,62 @@ class Trainer:
         checkpoint = self.latest_checkpoint() if resume else None
         if resume and checkpoint is None:
             self.log(f"no checkpoint in {self.out} yet: starting the run from the beginning")
-        self.venv = make_vec_env(self.config, self.vec)
+        if handle_sigint and threading.current_thread() is threading.main_thread():
+            self._previous_sigint = signal.signal(signal.SIGINT, self._on_sigint)
+            self._sigint_handled = True
         try:
-            if checkpoint is None:
-                self._start_fresh()
-            else:
-                self._restore(checkpoint)
-            self._learn(interrupt_at)
-            return self._finish()
+            self.venv = make_vec_env(self.config, self.vec)
+            try:
+                if checkpoint is None:
+                    self._start_fresh()
+                else:
+                    self._restore(checkpoint)
+                self._phase = "learning"
+                self._learn(interrupt_at)
+                return self._finish()
+            finally:
+                if self.callback is not None and self.callback.bar is not None:
+                    self.callback.bar.close()
+                self.venv.close()
         finally:
-            if self.callback is not None and self.callback.bar is not None:
-                self.callback.bar.close()
-            self.venv.close()
+            self._restore_sigint()
+
+    def request_stop(self) -> None:
+        """Stop at the next safe point: save a checkpoint there and raise ``TrainingStopped``."""
+        self.stop_requested = True
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        """The first Ctrl-C: a stop at the next safe point; the next one stops at once."""
+        self.request_stop()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        when = {
+            "setup": "as soon as training starts",
+            "warm start": "when the warm start is done",
+        }.get(self._phase, "at the end of this rollout and its update")
+        print(
+            f"\nCtrl-C: saving a checkpoint {when}, then stopping (Ctrl-C again stops at once, without it)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def _restore_sigint(self) -> None:
+        """Ctrl-C as it was before ``run`` (a handler not set from Python: the default one)."""
+        if self._sigint_handled:
+            self._sigint_handled = False
+            previous = self._previous_sigint
+            signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+
+    def _stop_if_requested(self, checkpoint: Path | None = None) -> None:
+        """At a safe point: if a stop was requested, save a checkpoint (unless ``checkpoint``
+        was just saved at this step) and raise ``TrainingStopped``."""
+        if not self.stop_requested:
+            return
+        if checkpoint is None:
+            checkpoint = self.save_checkpoint()
+        raise TrainingStopped(checkpoint, self.model.num_timesteps)
 
     # ----- setup -----------------------------------------------------------------------------------
-    def _ppo_kwargs(self) -> dict:
+    def _ppo_kwargs(self) -> dict[str, Any]:
         c = self.config
         return {
             "n_steps": c.n_steps,
@@ -328,6 +427,7 @@ class Trainer:
         )
         self.schedule = {"snapshot": c.snapshot_every, "eval": 0, "checkpoint": c.checkpoint_every}
         if c.imitate:
+            self._phase = "warm start"
             self._imitate()
         self.log(
             f"training {c.env_id} ({self.game.num_players} players) for {c.steps} steps into "
@@ -339,7 +439,8 @@ class Trainer:
         from .imitation import clone, collect
 
         c = self.config
-        if not c.imitation_samples or not c.imitation_epochs:
+        teacher = c.imitate
+        if not teacher or not c.imitation_samples or not c.imitation_epochs:
             return
         if c.imitate == "rule" and not self.has_rule:
             self.log(f"{c.env_id} has no rule-based bot: no imitation warm start")
@@ -350,15 +451,24 @@ class Trainer:
         samples = min(c.imitation_samples, max(10_000, _DEMO_BYTES // row_bytes))
         data = collect(
             self.game,
-            c.imitate,
+            teacher,
             samples,
             seed=c.seed,
             reward_mode=c.reward_mode,
             dense_score=c.dense_score,
             gamma=c.gamma,
             max_decisions=c.max_decisions,
+            progress=c.progress,
         )
-        stats = clone(self.model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef)
+        stats = clone(
+            self.model,
+            data,
+            c.imitation_epochs,
+            batch_size=c.batch_size,
+            seed=c.seed,
+            vf_coef=c.vf_coef,
+            progress=c.progress,
+        )
         self.log(
             f"warm start: cloned {c.imitate!r} from {len(data)} decisions in "
             f"{time.perf_counter() - start:.0f}s (the teacher's action gets over half the "
@@ -405,14 +515,15 @@ class Trainer:
         if remaining <= 0:
             self.log(f"already trained for {self.model.num_timesteps} steps")
             return
-        self.callback = _SelfPlayCallback(self, interrupt_at)
+        self.callback = _self_play_callback(self, interrupt_at)
         self.model.learn(
             remaining, callback=self.callback, reset_num_timesteps=False, tb_log_name="selfplay", progress_bar=False
         )
 
     def on_rollout_start(self) -> None:
-        """At a rollout boundary: snapshot, evaluate, checkpoint when due; then hand the
-        league's current pool and PFSP weights to every env."""
+        """At a rollout boundary: snapshot, evaluate, checkpoint when due (and when a stop was
+        requested, then stop); then hand the league's current pool and PFSP weights to every
+        env."""
         c, t, s = self.config, self.model.num_timesteps, self.schedule
         if t >= s["snapshot"]:
             self.league.add_snapshot(self.model, t)
@@ -422,19 +533,23 @@ class Trainer:
             s["eval"] = _next(t, c.eval_every)
             # Never more games than the final evaluation: a quick run asks for a quick curve.
             self.evaluate_now(min(c.eval_games, c.final_eval_games))
+        saved = None
         if t >= s["checkpoint"]:
             s["checkpoint"] = _next(t, c.checkpoint_every)
-            self.save_checkpoint()
+            saved = self.save_checkpoint()
+        # The safe point: the state a checkpoint stores here (as the periodic ones above do)
+        # resumes into exactly the run that was not stopped.
+        self._stop_if_requested(saved)
         for item in self.league.summary():
             self._record(f"league/p_{item['id']}", item["probability"])
             self._record(f"league/winrate_{item['id']}", item["win_rate"])
         self.venv.env_method("set_pool", self.league.pool(), self.league.probabilities())
 
-    def record_game(self, result: dict) -> None:
+    def record_game(self, result: dict[str, Any]) -> None:
         self.league.record_game(result)
 
     # ----- evaluation --------------------------------------------------------------------------------
-    def evaluate_now(self, games: int, agent=None) -> list:
+    def evaluate_now(self, games: int, agent: Agent | None = None) -> list[EvalResult]:
         """Evaluate the current policy (or ``agent``) against every baseline; append to eval.csv."""
         from agents.ppo import NumpyPolicy, PolicyAgent
 
@@ -443,7 +558,10 @@ class Trainer:
         if games <= 0:
             return []
         if agent is None:
-            agent = PolicyAgent(NumpyPolicy.from_sb3(self.model.policy), deterministic=self.config.deterministic_eval)
+            policy = NumpyPolicy.from_sb3(self.model.policy)
+            if policy is None:  # the learner is always an MLP over a flat observation
+                raise TypeError("the learner's policy is not a plain MLP")
+            agent = PolicyAgent(policy, deterministic=self.config.deterministic_eval)
         t = self.model.num_timesteps
         results = [
             evaluate(self.game, agent, b, games, seed=self.config.eval_seed, max_decisions=self.config.max_decisions)
@@ -531,7 +649,7 @@ class Trainer:
         return final
 
     # ----- the end -----------------------------------------------------------------------------------
-    def _finish(self) -> dict:
+    def _finish(self) -> dict[str, Any]:
         from agents.ppo import PPOAgent
 
         from .evaluate import results_table
@@ -540,9 +658,15 @@ class Trainer:
         t = self.model.num_timesteps
         final_path = self.out / "final.zip"
         self.model.save(final_path)
+        saved = None
         if self.schedule.get("final_checkpoint") != t:
             self.schedule["final_checkpoint"] = t
-            self.save_checkpoint(plot=False)  # so that a later --resume with more --steps continues
+            saved = self.save_checkpoint(plot=False)  # so that a later --resume with more --steps continues
+        # Ctrl-C during the last rollout stops here; from now on it stops at once (a resume
+        # only repeats the final evaluation).
+        self._stop_if_requested(saved or self.latest_checkpoint())
+        self._restore_sigint()
+        self._phase = "final evaluation"
         agent = PPOAgent(self.game, str(final_path), deterministic=c.deterministic_eval)
         start = time.perf_counter()
         _truncate_csv(self.out / "eval.csv", t - 1)  # a repeated finish replaces its rows
@@ -592,13 +716,13 @@ def _truncate_csv(path: Path, max_step: int) -> None:
             csv.writer(f).writerows(keep)
 
 
-def read_eval_csv(path: str | os.PathLike) -> list[dict]:
+def read_eval_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     with open(path, newline="", encoding="utf-8") as f:
         return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
 def plot_learning_curve(
-    csv_path: str | os.PathLike, png_path: str | os.PathLike, title: str = "", chance: float | None = None
+    csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str], title: str = "", chance: float | None = None
 ) -> None:
     """Win rate against each baseline over training steps, with 95% Wilson bands."""
     import matplotlib
@@ -628,59 +752,58 @@ def plot_learning_curve(
     os.replace(tmp, png_path)
 
 
-class _SelfPlayCallback:
-    """Glue between SB3's learn loop and the Trainer (built lazily to keep imports light)."""
+def _self_play_callback(trainer: Trainer, interrupt_at: int | None) -> BaseCallback:
+    """Glue between SB3's learn loop and the Trainer (a class made on demand: SB3 is imported only
+    when training starts)."""
+    from stable_baselines3.common.callbacks import BaseCallback
 
-    def __new__(cls, trainer: Trainer, interrupt_at: int | None):
-        from stable_baselines3.common.callbacks import BaseCallback
+    class Callback(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__(verbose=0)
+            self.bar: Any = None  # a tqdm bar while training, with trainer.config.progress
 
-        class Callback(BaseCallback):
-            def __init__(self):
-                super().__init__(verbose=0)
-                self.bar = None
+        def _on_training_start(self) -> None:
+            if trainer.config.progress:
+                from tqdm import tqdm
 
-            def _on_training_start(self) -> None:
-                if trainer.config.progress:
-                    from tqdm import tqdm
+                self.bar = tqdm(
+                    total=trainer.config.steps,
+                    initial=self.model.num_timesteps,
+                    unit="step",
+                    unit_scale=True,
+                    file=sys.stderr,
+                    dynamic_ncols=True,
+                    desc=f"self-play {trainer.config.env_id}",
+                    smoothing=0.05,
+                    mininterval=0.2 if sys.stderr.isatty() else 30.0,
+                    maxinterval=10.0 if sys.stderr.isatty() else 60.0,
+                )
 
-                    self.bar = tqdm(
-                        total=trainer.config.steps,
-                        initial=self.model.num_timesteps,
-                        unit="step",
-                        unit_scale=True,
-                        file=sys.stderr,
-                        dynamic_ncols=True,
-                        desc=f"self-play {trainer.config.env_id}",
-                        smoothing=0.05,
-                        mininterval=0.2 if sys.stderr.isatty() else 30.0,
-                        maxinterval=10.0 if sys.stderr.isatty() else 60.0,
-                    )
+        def _on_rollout_start(self) -> None:
+            trainer.on_rollout_start()
+            if self.bar is not None and trainer.latest_eval:
+                self.bar.set_postfix(
+                    {f"vs {k}": f"{100 * v:.0f}%" for k, v in trainer.latest_eval.items()}, refresh=False
+                )
 
-            def _on_rollout_start(self) -> None:
-                trainer.on_rollout_start()
-                if self.bar is not None and trainer.latest_eval:
-                    self.bar.set_postfix(
-                        {f"vs {k}": f"{100 * v:.0f}%" for k, v in trainer.latest_eval.items()}, refresh=False
-                    )
+        def _on_step(self) -> bool:
+            for info in self.locals["infos"]:
+                result = info.get("selfplay")
+                if result is not None:
+                    trainer.record_game(result)
+            if self.bar is not None:  # the last rollout may overshoot the target
+                self.bar.update(max(0, min(self.training_env.num_envs, self.bar.total - self.bar.n)))
+            if interrupt_at is not None and self.num_timesteps >= interrupt_at:
+                raise KeyboardInterrupt
+            return True
 
-            def _on_step(self) -> bool:
-                for info in self.locals["infos"]:
-                    result = info.get("selfplay")
-                    if result is not None:
-                        trainer.record_game(result)
-                if self.bar is not None:  # the last rollout may overshoot the target
-                    self.bar.update(max(0, min(self.training_env.num_envs, self.bar.total - self.bar.n)))
-                if interrupt_at is not None and self.num_timesteps >= interrupt_at:
-                    raise KeyboardInterrupt
-                return True
+        def _on_training_end(self) -> None:
+            if self.bar is not None:
+                self.bar.close()
 
-            def _on_training_end(self) -> None:
-                if self.bar is not None:
-                    self.bar.close()
-
-        return Callback()
+    return Callback()
 
 
-def load_config(out_dir: str | os.PathLike) -> TrainConfig:
+def load_config(out_dir: str | os.PathLike[str]) -> TrainConfig:
     path = Path(out_dir) / "config.json"
     return TrainConfig.from_dict(json.loads(path.read_text(encoding="utf-8")))

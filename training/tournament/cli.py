@@ -9,17 +9,23 @@ runs on its own: ``python -m training.tournament.cli tournament smuggle_v0 ...``
 
 Handlers return an exit code; a bad request raises ``training.match.UsageError`` (or the
 library's ``ConfigError``), which the command line prints on one line with exit code 2. A game
-that fails (an agent raised) ends the run with exit code 1; the games stored so far are kept.
+that fails (an agent raised), or a report that cannot be written at the end, raises a
+``UsageError`` with code 1 whose message says how many games are stored, and where; those games
+are kept. Folders written to are checked before the first game is played. ``replay`` and
+``analyze`` open the database read-only: they work in a read-only folder and leave no files.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .db import TournamentDB
 
 PROG = "smuggle"
 
@@ -28,7 +34,7 @@ def _warn(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
-def _warn_once():
+def _warn_once() -> Callable[[str], None]:
     seen: set[str] = set()
 
     def warn(message: str) -> None:
@@ -39,18 +45,18 @@ def _warn_once():
     return warn
 
 
-def _open_db(path: str, create: bool):
+def _open_db(path: str, create: bool = False, readonly: bool = False) -> TournamentDB:
     from training.match import UsageError
 
     from .db import DatabaseError, TournamentDB
 
     try:
-        return TournamentDB(path, create=create)
+        return TournamentDB(path, create=create, readonly=readonly)
     except DatabaseError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _config_value(text: str):
+def _config_value(text: str) -> Any:
     """``KEY=VALUE`` values: JSON when it parses (3000, true, null), else the plain string."""
     try:
         return json.loads(text)
@@ -58,7 +64,7 @@ def _config_value(text: str):
         return text
 
 
-def parse_config(items: Sequence[str] | None) -> dict:
+def parse_config(items: Sequence[str] | None) -> dict[str, Any]:
     from training.match import UsageError
 
     config = {}
@@ -70,19 +76,19 @@ def parse_config(items: Sequence[str] | None) -> dict:
     return config
 
 
-def _out_dir(args) -> Path:
+def _out_dir(args: argparse.Namespace) -> Path:
     return Path(args.out) if args.out else Path(args.db).resolve().parent
 
 
-def _stem(args, tournament_id: int) -> str:
+def _stem(args: argparse.Namespace, tournament_id: int) -> str:
     """Output files are named after the database and the tournament: results_t1_leaderboard.csv."""
     return f"{Path(args.db).stem}_t{tournament_id}"
 
 
 # ----- tournament --------------------------------------------------------------------------------
-def cmd_tournament(args) -> int:
+def cmd_tournament(args: argparse.Namespace) -> int:
     from smuggle_envs import make_game
-    from training.match import UsageError
+    from training.match import UsageError, os_error_text, writable_dir
 
     from . import schedule as sched
     from .ratings import standings_for
@@ -117,6 +123,11 @@ def cmd_tournament(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
     agents = resolve_agents(game, specs, warn=_warn_once())
+    # Every folder written to is checked before the first game: the database's (SQLite also
+    # writes its -wal and -shm files there) and the one for the CSV and PNG files.
+    writable_dir(Path(args.db).parent, "the database's folder", f"choose another --db than {args.db}")
+    if args.out:
+        writable_dir(args.out, "the output folder", "choose another --out")
     db = _open_db(args.db, create=True)
     try:
         tournament, created = db.find_or_create(
@@ -156,13 +167,11 @@ def cmd_tournament(args) -> int:
                 progress=not args.quiet,
             )
         except TournamentError as exc:
-            print(f"{PROG}: error: {exc}", file=sys.stderr)
-            print(
-                f"{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
-                f"fix the agent and run the same command to resume",
-                file=sys.stderr,
-            )
-            return 1
+            raise UsageError(
+                f"{exc}; {db.count_games(tournament.id)} of {tournament.games} games are stored in "
+                f"{args.db}; fix the agent and run the same command to resume",
+                code=1,
+            ) from None
         except KeyboardInterrupt:
             print(
                 f"\n{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
@@ -185,14 +194,23 @@ def cmd_tournament(args) -> int:
         print(leaderboard_table(standings))
         print("\n=== head to head: share of common games the row agent finished ahead ===")
         print(head_to_head_table(standings))
-        written = write_report(
-            standings,
-            _out_dir(args),
-            _stem(args, tournament.id),
-            title=args.env_id,
-            specs={a.name: a.spec for a in tournament.agents},
-            plots=not args.no_plots,
-        )
+        try:
+            written = write_report(
+                standings,
+                _out_dir(args),
+                _stem(args, tournament.id),
+                title=args.env_id,
+                specs={a.name: a.spec for a in tournament.agents},
+                plots=not args.no_plots,
+            )
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write the leaderboard files to {_out_dir(args)}: {os_error_text(exc)}. The games are "
+                f"saved: {db.count_games(tournament.id)} of {tournament.games} games of tournament "
+                f"{tournament.id} are stored in {args.db}; run the same command with --out DIR to write "
+                f"the files elsewhere (no game is played again)",
+                code=1,
+            ) from None
         print("\nwritten: " + ", ".join(str(p) for p in written))
         lo, hi = db.game_id_range(tournament.id)
         print(
@@ -205,13 +223,12 @@ def cmd_tournament(args) -> int:
 
 
 # ----- replay ------------------------------------------------------------------------------------
-def cmd_replay(args) -> int:
-    from smuggle_envs.core import IllegalActionError, MalformedActionError
-    from training.match import GameLog, UsageError, fmt_num
+def cmd_replay(args: argparse.Namespace) -> int:
+    from training.match import GameLog, ReplayActionError, UsageError, fmt_num, print_replay
 
     from .db import DatabaseError
 
-    db = _open_db(args.db, create=False)
+    db = _open_db(args.db, readonly=True)
     try:
         try:
             record = db.game(args.game_id)
@@ -226,42 +243,47 @@ def cmd_replay(args) -> int:
         f"seed {record.seed}, {record.decisions} decisions"
     )
     print("seats: " + ", ".join(f"P{p} {name}" for p, name in enumerate(seating)))
-    log = GameLog()
-    state = None
+    seat = args.seat
+    if seat is not None and not 0 <= seat < len(seating):
+        raise UsageError(
+            f"--seat {seat} is not a seat of this {len(seating)}-player game; choose 0 to {len(seating) - 1}"
+        )
     try:
-        for state, action in record.replay().states():
-            if action is not None:
-                player = state.current_player()
-                state.check_action(action)
-                log.step(state, player, action, seating[player])
-    except (IllegalActionError, MalformedActionError) as exc:
-        log.flush(state)
-        print(f"{PROG}: error: stored action {log.count + 1} cannot be applied: {exc}", file=sys.stderr)
-        return 1
-    log.finish(state)
+        state = print_replay(record.replay().game(), record.seed, record.actions, GameLog(viewer=seat, labels=seating))
+    except ReplayActionError as exc:
+        raise UsageError(f"stored action {exc.number} cannot be applied: {exc.cause}", code=1) from None
     stored = ", ".join(
         f"P{p} ({name}) {fmt_num(s)}, rank {fmt_num(r)}"
         for p, (name, s, r) in enumerate(zip(seating, record.scores, record.ranks))
     )
     print(f"stored result: {stored}")
     if [float(s) for s in state.scores()] != [float(s) for s in record.scores]:
-        print(
-            f"{PROG}: error: the replay's final scores {state.scores()} differ from the stored "
+        raise UsageError(
+            f"the replay's final scores {state.scores()} differ from the stored "
             f"ones (was the game engine changed since?)",
-            file=sys.stderr,
+            code=1,
         )
-        return 1
     return 0
 
 
 # ----- analyze -----------------------------------------------------------------------------------
-def cmd_analyze(args) -> int:
-    from training.match import UsageError
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from training.match import UsageError, os_error_text, unwritable_reason, writable_dir
 
     from .analytics import analysis_paths, analyze_tournament
     from .db import DatabaseError
 
-    db = _open_db(args.db, create=False)
+    out = _out_dir(args)
+    write_files = True
+    if args.out:  # checked before the analysis, which can take a while
+        writable_dir(out, "the output folder", "choose another --out")
+    db = _open_db(args.db, readonly=True)
+    if not args.out and (reason := unwritable_reason(out)) is not None:
+        write_files = False  # e.g. a database in a read-only folder: the analysis is still printed
+        _warn(
+            f"note: the CSV and PNG files are not written: the database's folder {out} is not "
+            f"writable ({reason}); add --out DIR to write them elsewhere"
+        )
     try:
         ids = db.tournament_ids()
         if not ids:
@@ -270,7 +292,6 @@ def cmd_analyze(args) -> int:
             if args.tournament not in ids:
                 raise UsageError(f"no tournament {args.tournament} in {args.db}; it has {', '.join(map(str, ids))}")
             ids = [args.tournament]
-        out = _out_dir(args)
         for i, tid in enumerate(ids):
             try:
                 tournament = db.tournament(tid)
@@ -285,13 +306,22 @@ def cmd_analyze(args) -> int:
             )
             analysis = analyze_tournament(db, tournament)
             print(analysis.text())
+            if not write_files:
+                continue
             paths = analysis_paths(out, _stem(args, tid), analysis)
-            out.mkdir(parents=True, exist_ok=True)
-            analysis.write_csv(paths["csv"])
-            written = [paths["csv"]]
-            if not args.no_plots:
-                analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} {analysis.title}")
-                written.append(paths["png"])
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+                analysis.write_csv(paths["csv"])
+                written = [paths["csv"]]
+                if not args.no_plots:
+                    analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} {analysis.title}")
+                    written.append(paths["png"])
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot write the analysis files to {out}: {os_error_text(exc)}; the analysis of "
+                    f"tournament {tid} is printed above; add --out DIR to write the files elsewhere",
+                    code=1,
+                ) from None
             print("\nwritten: " + ", ".join(str(p) for p in written))
         return 0
     finally:
@@ -299,13 +329,13 @@ def cmd_analyze(args) -> int:
 
 
 # ----- argument parsing --------------------------------------------------------------------------
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add the ``tournament``, ``replay`` and ``analyze`` subcommands to ``subparsers``."""
     formatter = argparse.RawDescriptionHelpFormatter
 
     p = subparsers.add_parser(
         "tournament",
-        help="rate agents in a duplicate tournament stored in SQLite (resumable)",
+        help="rate agents in a resumable duplicate tournament (SQLite)",
         formatter_class=formatter,
         description="Play a duplicate tournament and rate the agents. Every deal (seed) is played\n"
         "once per rotation of its lineup across the seats, so card luck cancels; with\n"
@@ -385,6 +415,12 @@ def register(subparsers) -> None:
     )
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's id in the database")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
+    )
     p.set_defaults(func=cmd_replay)
 
     p = subparsers.add_parser(
@@ -417,29 +453,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one of this module's subcommands (the same error handling as ``smuggle``)."""
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    """Run one of this module's subcommands, with the error handling of ``smuggle``
+    (``training.match.run_command``)."""
+    from training.match import parse_args, run_command
 
-    from smuggle_envs.core.errors import ConfigError
-    from training.match import UsageError
-
-    try:
-        return args.func(args)
-    except (ConfigError, UsageError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # e.g. '... replay DB 3 | head': stop quietly
-        import os
-
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    args = parse_args(build_parser(), argv)
+    return args if isinstance(args, int) else run_command(args, PROG)
 
 
 if __name__ == "__main__":

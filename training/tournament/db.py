@@ -22,6 +22,16 @@ One file holds any number of tournaments. Tables:
 The database runs in WAL mode and each finished game is committed in its own transaction, so a
 tournament killed at any moment loses at most the games still being played; ``INSERT ... ON
 CONFLICT DO NOTHING`` on ``(tournament_id, game_key)`` means no game is ever stored twice.
+
+``TournamentDB(path, readonly=True)`` (what ``smuggle replay`` and ``analyze`` use) reads without
+writing anything: it opens the file with SQLite's ``mode=ro``, so a database in a read-only folder
+or a read-only file can be read, and it creates no journal or other file next to it. While no
+other connection has the database open (no ``-wal`` file beside it) it is opened
+``immutable=1`` too, since even a read-only WAL connection would create ``-wal`` and ``-shm``
+files and leave them behind; such a connection sees the games stored when it was opened, and
+reads each query's rows at once, so that a tournament writing to the file meanwhile cannot change
+pages under a long read. While a tournament is writing, it reads through that run's ``-wal`` and
+``-shm`` files instead, seeing every committed game.
 """
 
 from __future__ import annotations
@@ -31,12 +41,16 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from .schedule import SCHEDULE_VERSION, GameSpec
+
+if TYPE_CHECKING:
+    from smuggle_envs.core import Replay
 
 SCHEMA_VERSION = 1
 
@@ -152,7 +166,7 @@ class GameRecord:
     duration: float
     finished: str
 
-    def replay(self):
+    def replay(self) -> Replay:
         from smuggle_envs.core import Replay
 
         return Replay(self.env_id, dict(self.config), self.seed, list(self.actions))
@@ -193,12 +207,23 @@ def _dumps(value: Any) -> str:
 
 
 class TournamentDB:
-    """A tournament database. ``create=False`` refuses a missing file instead of making one."""
+    """A tournament database. ``create=False`` refuses a missing file instead of making one;
+    ``readonly=True`` (implies ``create=False``) only reads, writing nothing at all (see the
+    module docstring)."""
 
-    def __init__(self, path: str | os.PathLike, create: bool = True):
+    def __init__(self, path: str | os.PathLike[str], create: bool = True, readonly: bool = False):
         self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise DatabaseError(f"no database file {str(path)!r}")
+        self.readonly = readonly
+        self._immutable = False  # opened immutable=1: read rows at once (see the module docstring)
+        if (readonly or not create) and not self.path.is_file():
+            raise DatabaseError(
+                f"{str(path)!r} is a folder, not a database file"
+                if self.path.is_dir()
+                else f"no database file {str(path)!r}"
+            )
+        if readonly:
+            self.conn = self._connect_readonly()
+            return
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA busy_timeout = 60000")
@@ -218,10 +243,43 @@ class TournamentDB:
                     "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                 )
         except sqlite3.DatabaseError as exc:
-            raise DatabaseError(f"cannot use {str(path)!r} as a tournament database: {exc}") from None
+            raise DatabaseError(f"cannot use {str(path)!r} as a tournament database: {self._why(exc)}") from None
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        wal = self.path.with_name(self.path.name + "-wal")
+        self._immutable = not wal.exists()
+        query = "mode=ro&immutable=1" if self._immutable else "mode=ro"
+        try:
+            conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?{query}", uri=True, timeout=60, isolation_level=None
+            )
+            try:
+                conn.execute("PRAGMA busy_timeout = 60000")
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            except BaseException:
+                conn.close()
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseError(f"cannot read {str(self.path)!r} as a tournament database: {exc}") from None
+        if "tournaments" not in tables:
+            conn.close()
+            raise DatabaseError(f"{str(self.path)!r} is not a tournament database (no tournaments table)")
+        return conn
+
+    def _why(self, exc: sqlite3.DatabaseError) -> str:
+        """SQLite's reason, with what usually causes it where its own words are vague."""
+        text = str(exc)
+        folder = self.path.resolve().parent
+        if "readonly" in text or "unable to open" in text:
+            if not os.access(self.path if self.path.exists() else folder, os.W_OK):
+                what = "the file" if self.path.exists() else f"the folder {folder}"
+                return f"{text} ({what} is read-only)"
+            if not os.access(folder, os.W_OK):
+                return f"{text} (the folder {folder} is read-only; SQLite writes its -wal file there)"
+        return text
 
     # ----- plumbing ----------------------------------------------------------------------------
-    def _tx(self):
+    def _tx(self) -> _Transaction:
         return _Transaction(self.conn)
 
     def close(self) -> None:
@@ -230,7 +288,7 @@ class TournamentDB:
     def __enter__(self) -> TournamentDB:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ----- tournaments -------------------------------------------------------------------------
@@ -272,6 +330,8 @@ class TournamentDB:
                 ),
             )
             tid = cur.lastrowid
+        if tid is None:  # never: an INSERT always sets it
+            raise DatabaseError(f"the new tournament was not stored in {str(self.path)!r}")
         return self.tournament(tid), True
 
     def tournament(self, tournament_id: int) -> Tournament:
@@ -312,8 +372,10 @@ class TournamentDB:
 
     def count_games(self, tournament_id: int | None = None) -> int:
         if tournament_id is None:
-            return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tournament_id,)).fetchone()[0]
+            return int(self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tournament_id,)).fetchone()[0]
+        )
 
     def insert_game(self, tournament: Tournament, spec: GameSpec, result: dict[str, Any]) -> bool:
         """Store one finished game in its own transaction; False if its key was already stored.
@@ -355,7 +417,7 @@ class TournamentDB:
     )
 
     @staticmethod
-    def _record(row) -> GameRecord:
+    def _record(row: Sequence[Any]) -> GameRecord:
         (
             gid,
             tid,
@@ -401,8 +463,13 @@ class TournamentDB:
         cur = self.conn.execute(
             f"SELECT {self._GAME_COLUMNS} FROM games WHERE tournament_id = ? ORDER BY deal, rotation", (tournament_id,)
         )
-        for row in cur:
+        for row in self._rows(cur):
             yield self._record(row)
+
+    def _rows(self, cur: sqlite3.Cursor) -> Iterable[Any]:
+        """A query's rows: streamed, or all at once on an ``immutable=1`` connection, whose file
+        a tournament started meanwhile may change under a long read."""
+        return cur.fetchall() if self._immutable else cur
 
     def results(self, tournament_id: int) -> Iterator[GameResult]:
         """Like ``games`` without the action lists (what ratings need), in schedule order."""
@@ -411,7 +478,7 @@ class TournamentDB:
             "WHERE tournament_id = ? ORDER BY deal, rotation",
             (tournament_id,),
         )
-        for gid, key, deal, rotation, seating, scores, ranks in cur:
+        for gid, key, deal, rotation, seating, scores, ranks in self._rows(cur):
             yield GameResult(gid, key, deal, rotation, json.loads(seating), json.loads(scores), json.loads(ranks))
 
     def game(self, game_id: int) -> GameRecord:
@@ -450,13 +517,14 @@ class _Transaction:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
-    def __enter__(self):
+    def __enter__(self) -> sqlite3.Connection:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
-        return False
 
 
 def _list_ids(ids: Sequence[int]) -> str:

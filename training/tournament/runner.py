@@ -280,7 +280,9 @@ def _run_pool(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], wo
     pool.shutdown(wait=True)
 
 
-def _run_ray(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int | None, address: str | None, store) -> None:
+def _run_ray(
+    args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int | None, address: str | None, store
+) -> None:
     from training.match import UsageError
 
     try:

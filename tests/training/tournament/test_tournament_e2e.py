@@ -212,7 +212,7 @@ def test_bad_requests_are_one_line_errors(tmp_path, run_cli, capsys, monkeypatch
 def test_a_failing_agent_stops_the_run_and_the_same_command_resumes(tmp_path, run_cli, capsys, monkeypatch):
     import agents.arena
 
-    real = agents.arena.play_game
+    real = agents.arena.play
 
     def flaky(game, seat_agents, seed, **kw):
         if seed == 2:
@@ -234,11 +234,13 @@ def test_a_failing_agent_stops_the_run_and_the_same_command_resumes(tmp_path, ru
         "--quiet",
         "--no-plots",
     ]
-    monkeypatch.setattr(agents.arena, "play_game", flaky)
-    assert run_cli(argv) == 1
-    err = capsys.readouterr().err
-    assert "game 000002-0 (seed 2" in err and "agent exploded" in err and "6 of 12 games are stored" in err
-    monkeypatch.setattr(agents.arena, "play_game", real)
+    monkeypatch.setattr(agents.arena, "play", flaky)
+    with pytest.raises(UsageError) as failed:  # the command line prints it on one line, exit code 1
+        run_cli(argv)
+    err = str(failed.value)
+    assert failed.value.code == 1
+    assert "game 000002-0 (seed 2" in err and "agent exploded" in err and f"6 of 12 games are stored in {db}" in err
+    monkeypatch.setattr(agents.arena, "play", real)
     assert run_cli(argv) == 0
     assert "resuming: 6 of 12 games already stored" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
