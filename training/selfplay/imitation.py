@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from smuggle_envs.core.driver import Driver
+
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
     from tqdm import tqdm
 
-    from smuggle_envs.core.game import Game
+    from smuggle_envs.core.game import Game, State
 
 
 def _bar(progress: bool, total: int, desc: str, unit: str) -> tqdm[Any] | None:
@@ -87,27 +89,31 @@ def collect(
     actions: list[int] = []
     returns: list[tuple[int, float]] = []
     bar = _bar(progress, samples, f"warm start: playing {teacher_spec}", "decision")
+    driver = Driver(game, max_decisions)  # the core's loop and termination contract
     while len(actions) < samples:
-        state = game.new_initial_state(int(rng.integers(2**63)))
+        state = driver.reset(int(rng.integers(2**63)))
         for agent in teachers:
             agent.reset(int(rng.integers(2**63)))
-        start = state.returns("score")
+        start = state.normalised_scores()
         rows: list[list[int]] = [[] for _ in range(n)]  # each seat's decisions (row indices)
         potentials: list[list[float]] = [[] for _ in range(n)]
-        decisions = 0
-        while not state.is_terminal() and (max_decisions is None or decisions < max_decisions):
-            p = state.current_player()
+
+        def teach(
+            state: State[Any], p: int, rows: list[list[int]] = rows, potentials: list[list[float]] = potentials
+        ) -> int:
+            """The teacher's decision, recorded with what the learner would have seen."""
             o, m = state.observation(p), state.legal_action_mask()
-            a = teachers[p].act(o, m)
+            a = int(teachers[p].act(o, m))
             rows[p].append(len(actions))
-            potentials[p].append(state.returns("score")[p])
+            potentials[p].append(state.normalised_scores()[p])
             obs.append(o)
             masks.append(m.astype(bool))
             actions.append(a)
-            state.apply_action(a)
-            decisions += 1
-        end = state.returns("score")
-        final = state.returns(reward_mode) if state.is_terminal() else [0.0] * n
+            return a
+
+        driver.play(teach)
+        end = state.normalised_scores()
+        final = driver.returns(reward_mode)  # zero for a truncated game, as SelfPlayEnv pays
         for p in range(n):
             if not rows[p]:
                 continue
