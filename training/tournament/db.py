@@ -15,7 +15,9 @@ One file holds any number of tournaments. Tables:
     ``config`` (JSON), ``seating`` (JSON agent name per seat), ``agents`` (JSON agent spec per
     seat), ``scores`` and ``ranks`` (JSON per seat; rank 1 is best, ties share the mean place),
     ``actions`` (JSON action list: with env id, config and seed, the replay), ``decisions``,
-    ``terminal``, ``duration`` (seconds of play), ``finished`` (UTC time).
+    ``terminal`` (1 for a game over by its rules; 0 for a truncated one, stopped by the game's
+    own cap: it has no winner and every seat shares one rank), ``duration`` (seconds of play),
+    ``finished`` (UTC time).
 ``ratings``
     The latest ratings of each tournament's agents (rebuilt from the games after each run).
 
