@@ -37,17 +37,23 @@ the same seed and observations give the same actions.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import (
+from smuggle_envs.games.humble_smuggle.data import NUM_WHITE
+from smuggle_envs.games.humble_smuggle.vocab import (
     ADD,
     DOUBLE,
     DOUBLE_UP,
+    DRAFT,
     HIGH_LOW,
     NUM_SYMBOLS,
+    PLAY,
     SAFE_ZONE,
+    SELECT,
     SHIELD,
     STANDARD,
     STAR,
@@ -55,9 +61,11 @@ from smuggle_envs.games.humble_smuggle.rules import (
     ZERO,
 )
 
-DRAFT, SELECT, PLAY, DISCARD = range(4)  # the ``phase`` piece
+if TYPE_CHECKING:
+    from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame
+
 NP = A.NUM_PLAY_KINDS
-W = 79
+W = NUM_WHITE
 PLAY_VALUE = {ADD: 0.6, ZERO: 1.0, DOUBLE: 0.8, SHIELD: 1.3}
 
 
@@ -68,14 +76,14 @@ class HumbleSmuggleRuleAgent:
 
     def __init__(
         self,
-        game,
+        game: HumbleSmuggleGame,
         seed: int | None = None,
         *,
         samples: int = 24,
         keep_weight: float = 0.9,
         draw_value: float = 0.8,
         attack_margin: float = 0.5,
-    ):
+    ) -> None:
         if game.env_id != "humble_smuggle_v0":
             raise ValueError(f"HumbleSmuggleRuleAgent plays humble_smuggle_v0, not {game.env_id}")
         self.game = game
@@ -116,10 +124,11 @@ class HumbleSmuggleRuleAgent:
         return int(action)
 
     # ----- reading the observation ----------------------------------------------------------
-    def _piece(self, observation, name):
-        return observation[self._slices[name]]
+    def _piece(self, observation: np.ndarray, name: str) -> np.ndarray:
+        piece: np.ndarray = observation[self._slices[name]]
+        return piece
 
-    def _read(self, observation) -> dict:
+    def _read(self, observation: np.ndarray) -> dict[str, Any]:
         n = self.n
         get = lambda name: self._piece(observation, name)
         cards = lambda name: [int(i) + 1 for i in np.flatnonzero(get(name))]
@@ -145,7 +154,7 @@ class HumbleSmuggleRuleAgent:
         }
 
     # ----- card values ----------------------------------------------------------------------
-    def _value(self, card: int, obs) -> float:
+    def _value(self, card: int, obs: dict[str, Any]) -> float:
         """What scoring ``card`` adds: tens digit, symbol-set gain, black draws."""
         game = self.game
         counts = obs["my_symbols"]
@@ -160,7 +169,7 @@ class HumbleSmuggleRuleAgent:
         return self.points[card] + gain + self.draw_value * self.draws[card]
 
     # ----- opponents' face-down cards -------------------------------------------------------
-    def _samples(self, obs, count: int, exclude=()):
+    def _samples(self, obs: dict[str, Any], count: int, exclude: Iterable[int] = ()) -> list[list[int]]:
         """``count`` draws of each other seat's face-down card (seat-relative index 1..n-1):
         uniform over its publicly known cards and unseen cards making up a 4-card hand."""
         seen = set(obs["hand"]) | set(obs["selection"]) | set(obs["centre"]) | set(obs["out"]) | set(exclude)
@@ -182,7 +191,9 @@ class HumbleSmuggleRuleAgent:
             result.append(cards)
         return result
 
-    def _survival(self, card: int, samples, centre: int, rule: int, mods=None) -> float:
+    def _survival(
+        self, card: int, samples: list[list[int]], centre: int, rule: int, mods: Sequence[int] | None = None
+    ) -> float:
         """Chance that my ``card`` (with my known modifiers ``mods``) is not discarded, over
         ``samples`` of the other seats' cards (their modifiers are unknown and left out)."""
         value, shield = self._effective(card, mods) if mods else (card, False)
@@ -213,7 +224,7 @@ class HumbleSmuggleRuleAgent:
             kept += not gone
         return kept / len(samples)
 
-    def _effective(self, card, mods):
+    def _effective(self, card: int, mods: Sequence[int]) -> tuple[int, bool]:
         zero = shield = False
         doubles = add = 0
         for kind, count in enumerate(mods):
@@ -229,19 +240,19 @@ class HumbleSmuggleRuleAgent:
                     shield = True
         return max(0, (0 if zero else card) * (1 << doubles) + add), shield
 
-    def _gain(self, card, obs, samples, centre, rule) -> float:
+    def _gain(self, card: int, obs: dict[str, Any], samples: list[list[int]], centre: int, rule: int) -> float:
         value = self._value(card, obs)
         keep = 0.0 if obs["final"] else self.keep_weight * value
         return self._survival(card, samples, centre, rule) * value - keep
 
     # ----- decisions ------------------------------------------------------------------------
-    def _select(self, obs) -> int:
+    def _select(self, obs: dict[str, Any]) -> int:
         centre = obs["centre"][0]
         samples = self._samples(obs, self.samples)
         best = max(obs["hand"], key=lambda c: (self._gain(c, obs, samples, centre, obs["rule"]), -c))
         return A.select(best)
 
-    def _draft(self, obs) -> int:
+    def _draft(self, obs: dict[str, Any]) -> int:
         centre = obs["centre"]
         count = max(4, self.samples // 4)
         best_card, best_score = centre[0], -1e9
@@ -261,7 +272,7 @@ class HumbleSmuggleRuleAgent:
                 best_card, best_score = d, score
         return A.draft(best_card)
 
-    def _play(self, obs, legal: set) -> int:
+    def _play(self, obs: dict[str, Any], legal: set[int]) -> int:
         rule, centre = obs["rule"], obs["centre"][0]
         mine = obs["selection"][0]
         black = obs["black"]
@@ -293,11 +304,11 @@ class HumbleSmuggleRuleAgent:
                         return A.play(kind, leader)
         return A.PASS
 
-    def _discard(self, obs) -> int:
+    def _discard(self, obs: dict[str, Any]) -> int:
         black = obs["black"]
         game = self.game
 
-        def keep_value(kind):
+        def keep_value(kind: int) -> float:
             if kind < NP:
                 return PLAY_VALUE[self.effect[kind]] + (
                     0.1 if self.effect[kind] == ADD and self.amount[kind] < 0 else 0

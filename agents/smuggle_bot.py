@@ -51,27 +51,29 @@ from __future__ import annotations
 
 import random
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.actions import BAG, HAND_SIZE, LUGGAGE, NUM_ITEMS, NUM_KINDS
-from smuggle_envs.games.smuggle.rules import (
-    NUM_SEARCH_RECORDS as NUM_RECORDS,
-)
-from smuggle_envs.games.smuggle.rules import (
+from smuggle_envs.games.smuggle.vocab import (
+    COUNT_UNIT,
+    DECLARE,
+    DISCARD,
+    OFFICER,
     R_BAG_FALSE,
     R_CAUGHT,
     R_INFORMS,
     R_NEXT_DECISIONS,
     R_OFF_SEARCH,
     R_TRUTHFUL,
+    RECEIVE,
 )
+from smuggle_envs.games.smuggle.vocab import NUM_SEARCH_RECORDS as NUM_RECORDS
 
-# Phases, in the order of the ``phase`` piece.
-DECLARE, OFFICER, RECEIVE, DISCARD = range(4)
-
-COUNT_SCALE = 20  # record/declaration counts are stored as count / 20
+if TYPE_CHECKING:
+    from smuggle_envs.games.smuggle.rules import SmuggleGame
 
 
 class SmuggleRuleAgent:
@@ -81,7 +83,7 @@ class SmuggleRuleAgent:
 
     def __init__(
         self,
-        game,
+        game: SmuggleGame,
         seed: int | None = None,
         *,
         risk: float = 1.0,
@@ -97,7 +99,7 @@ class SmuggleRuleAgent:
         prior_weight: float = 3.0,
         inherit_weight: float = 1.0,
         search_noise: float = 0.0,
-    ):
+    ) -> None:
         if game.env_id != "smuggle_v0":
             raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
         self.rng = random.Random(seed)
@@ -316,7 +318,7 @@ class SmuggleRuleAgent:
             search = not search  # optional unpredictability (uncertain cases only)
         return A.SEARCH if search else A.LET_PASS
 
-    def _challenge_bag(self, obs: _Obs, known: list[int], gain_if_false) -> bool:
+    def _challenge_bag(self, obs: _Obs, known: list[int], gain_if_false: float | None) -> bool:
         """Whether to challenge a Diplomatic Bag claim (as Officer or next player)."""
         unknown = HAND_SIZE - sum(known)
         pool = max(1, obs.pool_size)
@@ -378,7 +380,7 @@ class _Obs:
     """The pieces the bot uses, decoded from one observation on first use (counts back to
     integers, scaled counts back to counts)."""
 
-    def __init__(self, bot: SmuggleRuleAgent, observation: np.ndarray):
+    def __init__(self, bot: SmuggleRuleAgent, observation: np.ndarray) -> None:
         self.bot = bot
         self.s = bot._slices
         self.v = observation.tolist()  # one conversion, then cheap Python indexing
@@ -412,7 +414,7 @@ class _Obs:
 
     @cached_property
     def declarations(self) -> list[float]:
-        return [x * COUNT_SCALE for x in self.v[self.s["declarations"]]]
+        return [x * COUNT_UNIT for x in self.v[self.s["declarations"]]]
 
     @cached_property
     def mean_declared_duty(self) -> list[float]:
@@ -420,7 +422,7 @@ class _Obs:
 
     @cached_property
     def records(self) -> list[float]:
-        return [x * COUNT_SCALE for x in self.v[self.s["search_record"]]]
+        return [x * COUNT_UNIT for x in self.v[self.s["search_record"]]]
 
     def record(self, seat: int, field: int) -> float:
         """One count of ``seat``'s public search record (``field``: an R_* constant)."""

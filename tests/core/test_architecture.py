@@ -14,7 +14,8 @@ PACKAGES = ("smuggle_envs", "agents", "training")
 
 
 def _graph():
-    return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True)
+    # no cache: a stale .grimp_cache from an earlier run must not hide (or invent) a cycle
+    return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
 
 
 def _cycles(graph) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """Bluffing analytics computed from stored replays.
 
-Each stored game is replayed from (env id, config, seed, actions) on the engine, and every
-decision is classified from the state's public fields just before and after it. Games register
+Each stored game is replayed from (env id, config, seed, actions) through the core ``Driver``
+(``analytics_common.replay_record``), the analyser watching as an observer, and every decision is
+classified from the state's public fields just before and after it. Games register
 an analyser in ``ANALYZERS`` (env id -> class); a game without one gets ``GenericAnalysis``,
 which says so and counts decisions per agent. Smuggle's analyser is below; CIQ's, Illegal's,
 Humble smuggle's and Import / Export's are in ``analytics_ciq.py``, ``analytics_illegal.py``,
@@ -39,11 +40,17 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
+from smuggle_envs.core.driver import BaseObserver, Driver
+from smuggle_envs.core.game import State
+from smuggle_envs.games.smuggle import actions as A
+from smuggle_envs.games.smuggle.rules import SmuggleState
+from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, OFFICER, RECEIVE
 from training.match import format_table
 
 from .analytics_ciq import CIQAnalysis
-from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, write_rows
+from .analytics_common import _canvas, _ci, _money, _pct, _rate, plot_panels, replay_record, write_rows
 from .analytics_humble import HumbleSmuggleAnalysis
 from .analytics_illegal import IllegalAnalysis
 from .analytics_import_export import ImportExportAnalysis
@@ -86,7 +93,7 @@ class SmuggleAgentStats:
     def profit(self) -> float:
         return self.duty_saved - self.fines_paid
 
-    def row(self) -> dict[str, float]:
+    def row(self) -> dict[str, str | float]:
         return {
             "agent": self.name,
             "declarations": self.declarations,
@@ -154,86 +161,8 @@ class SmuggleAnalysis:
         return self.stats[name]
 
     def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
-        from smuggle_envs import make_game
-        from smuggle_envs.games.smuggle import actions as A
-        from smuggle_envs.games.smuggle.rules import DECLARE, LYING, OFFICER, RECEIVE
-
-        game = make_game(env_id, **config)
-        duties = game.data.duties
-        state = game.new_initial_state(seed)
-        live: _Live | None = None
         self.games += 1
-        for action in actions:
-            phase = state.phase
-            if phase == DECLARE:
-                holder = state.holder
-                hand = state.hand.tolist()
-                bag_claim = action == A.CLAIM_BAG
-                declared = (0,) * A.NUM_ITEMS if bag_claim else A.DECLARATIONS[action]
-                true_duty = sum(hand[k] * duties[k] for k in range(A.NUM_ITEMS))
-                if bag_claim:
-                    lie = hand[A.BAG] == 0
-                else:
-                    lie = tuple(hand[: A.NUM_ITEMS]) != tuple(declared)
-                st = self._stat(seating[holder])
-                st.declarations += 1
-                if lie:
-                    st.lies += 1
-                    st.undeclared_value += sum(max(0, hand[k] - declared[k]) * duties[k] for k in range(A.NUM_ITEMS))
-                if bag_claim:
-                    if lie:
-                        st.bag_false += 1
-                    else:
-                        st.bag_true += 1
-                live = _Live(seating[holder], lie, bag_claim, true_duty)
-                state.apply_action(action)
-            elif phase in (OFFICER, RECEIVE):
-                holder = state.holder
-                judge_seat = state.officer if phase == OFFICER else state.receiver
-                judge = self._stat(seating[judge_seat])
-                liar = self._stat(live.holder)
-                before = state.money[holder]
-                searched = action == (A.SEARCH if phase == OFFICER else A.INFORM)
-                state.apply_action(action)
-                paid = before - state.money[holder]
-                if phase == OFFICER:
-                    judge.judged += 1
-                    judge.lies_faced_officer += live.lie
-                else:
-                    judge.receives += 1
-                    judge.lies_faced_receiver += live.lie
-                if searched:
-                    caught = state.last_reveal is not None and state.last_reveal[2] == LYING
-                    if caught != live.lie:
-                        self.mismatches += 1
-                    if phase == OFFICER:
-                        judge.searches += 1
-                        judge.search_hits += caught
-                    else:
-                        judge.informs += 1
-                        judge.inform_hits += caught
-                    if live.bag_claim:
-                        if live.lie:
-                            liar.bag_false_searched += 1
-                        else:
-                            liar.bag_true_searched += 1
-                    if caught:
-                        liar.caught += 1
-                        liar.fines_paid += paid
-                        liar.caught_by[judge.name] = liar.caught_by.get(judge.name, 0) + 1
-                        if phase == OFFICER:
-                            liar.caught_by_officer += 1
-                        else:
-                            liar.caught_by_informer += 1
-                        if live.bag_claim:
-                            liar.bag_false_caught += 1
-                    elif not live.lie:
-                        liar.truthful_searched += 1
-                elif phase == OFFICER and live.lie:
-                    liar.lies_let_pass += 1
-                    liar.duty_saved += live.true_duty - paid
-            else:
-                state.apply_action(action)
+        replay_record(env_id, config, seed, actions, [_SmuggleReplay(self, seating)])
 
     # ----- output --------------------------------------------------------------------------
     def ordered(self) -> list[SmuggleAgentStats]:
@@ -419,6 +348,102 @@ class SmuggleAnalysis:
                 ),
             ],
         )
+
+
+class _SmuggleReplay(BaseObserver):
+    """Follows one replayed Smuggle game for a ``SmuggleAnalysis``: ``on_action`` sees each
+    position before its decision; a judgement (search, let pass, accept, inform) is settled at
+    the next decision, or at the end, from the position it led to (money paid, the reveal)."""
+
+    def __init__(self, analysis: SmuggleAnalysis, seating: Sequence[str]):
+        self.analysis = analysis
+        self.seating = seating
+        self.live: _Live | None = None
+        # (phase, holder, judge seat, the holder's money before, searched) of the last judgement
+        self.judging: tuple[int, int, int, int, bool] | None = None
+
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        s = cast(SmuggleState, state)
+        self._settle(s)
+        phase = s.phase
+        if phase == DECLARE:
+            self.live = self._declaration(s, action)
+        elif phase in (OFFICER, RECEIVE):
+            holder = s.holder
+            judge = s.officer if phase == OFFICER else s.receiver
+            searched = action == (A.SEARCH if phase == OFFICER else A.INFORM)
+            self.judging = (phase, holder, judge, s.money[holder], searched)
+
+    def on_end(self, state: State[Any], driver: Driver) -> None:
+        self._settle(cast(SmuggleState, state))
+
+    def _declaration(self, state: SmuggleState, action: int) -> _Live:
+        duties = state.game.data.duties
+        hand = state.hand.tolist()
+        bag_claim = action == A.CLAIM_BAG
+        declared = (0,) * A.NUM_ITEMS if bag_claim else A.DECLARATIONS[action]
+        true_duty = sum(hand[k] * duties[k] for k in range(A.NUM_ITEMS))
+        lie = hand[A.BAG] == 0 if bag_claim else tuple(hand[: A.NUM_ITEMS]) != tuple(declared)
+        st = self.analysis._stat(self.seating[state.holder])
+        st.declarations += 1
+        if lie:
+            st.lies += 1
+            st.undeclared_value += sum(max(0, hand[k] - declared[k]) * duties[k] for k in range(A.NUM_ITEMS))
+        if bag_claim:
+            if lie:
+                st.bag_false += 1
+            else:
+                st.bag_true += 1
+        return _Live(self.seating[state.holder], lie, bag_claim, true_duty)
+
+    def _settle(self, state: SmuggleState) -> None:
+        """Account for the last judgement, now that ``state`` is the position it led to."""
+        if self.judging is None:
+            return
+        phase, holder, judge_seat, before, searched = self.judging
+        self.judging = None
+        live = self.live
+        assert live is not None, "a judgement always follows a declaration"
+        stat = self.analysis._stat
+        judge, liar = stat(self.seating[judge_seat]), stat(live.holder)
+        paid = before - state.money[holder]
+        if phase == OFFICER:
+            judge.judged += 1
+            judge.lies_faced_officer += live.lie
+        else:
+            judge.receives += 1
+            judge.lies_faced_receiver += live.lie
+        if searched:
+            reveal = state.last_reveal
+            caught = reveal is not None and reveal.outcome == LYING
+            if caught != live.lie:
+                self.analysis.mismatches += 1
+            if phase == OFFICER:
+                judge.searches += 1
+                judge.search_hits += caught
+            else:
+                judge.informs += 1
+                judge.inform_hits += caught
+            if live.bag_claim:
+                if live.lie:
+                    liar.bag_false_searched += 1
+                else:
+                    liar.bag_true_searched += 1
+            if caught:
+                liar.caught += 1
+                liar.fines_paid += paid
+                liar.caught_by[judge.name] = liar.caught_by.get(judge.name, 0) + 1
+                if phase == OFFICER:
+                    liar.caught_by_officer += 1
+                else:
+                    liar.caught_by_informer += 1
+                if live.bag_claim:
+                    liar.bag_false_caught += 1
+            elif not live.lie:
+                liar.truthful_searched += 1
+        elif phase == OFFICER and live.lie:
+            liar.lies_let_pass += 1
+            liar.duty_saved += live.true_duty - paid
 
 
 # ----- fallback ----------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import math
 import os
 from collections.abc import Sequence
 
+from smuggle_envs.core.driver import Driver, Observer, replay_policy
+from smuggle_envs.core.game import State
 from training.match import fmt_num, wilson_interval
 
 
@@ -102,3 +104,18 @@ class PerAgentAnalysis:
 
     def write_csv(self, path: str | os.PathLike) -> None:
         write_rows(path, [s.row() for s in self.ordered()])
+
+
+def replay_record(env_id: str, config: dict, seed: int, actions: Sequence[int], observers: Sequence[Observer]) -> State:
+    """Replay a stored game (env id, config, seed, actions) through the core driver.
+
+    The observers see every decision (``on_action`` just before it is applied) and ``on_end``
+    once, when the game is over or the record runs out (a game stored unfinished, e.g. cut by
+    ``max_turns``, is capped at its recorded length). Returns the final state."""
+    from smuggle_envs import make_game
+
+    driver = Driver(make_game(env_id, **config), max_decisions=len(actions) or None, observers=observers)
+    driver.reset(seed)
+    if actions:
+        driver.play(replay_policy(actions))
+    return driver.state

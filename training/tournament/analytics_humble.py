@@ -26,20 +26,18 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from smuggle_envs.core.driver import BaseObserver, Driver
+from smuggle_envs.core.game import State
+from smuggle_envs.games.humble_smuggle import actions as A
+from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame, HumbleSmuggleState
+from smuggle_envs.games.humble_smuggle.vocab import PLAY, RULE_FAMILIES, SELECT, rule_family
 from training.match import format_table
 
-from .analytics_common import PerAgentAnalysis, _ci, _pct, _rate, plot_panels
+from .analytics_common import PerAgentAnalysis, _ci, _pct, _rate, plot_panels, replay_record
 
-RULE_FAMILIES = ("Standard", "Double Up", "High & Low", "Symbol Up", "Safe Zone")
-
-
-def _family(rule: int) -> str:
-    from smuggle_envs.games.humble_smuggle.rules import DOUBLE_UP, HIGH_LOW, SAFE_ZONE, STANDARD
-
-    return {STANDARD: "Standard", DOUBLE_UP: "Double Up", HIGH_LOW: "High & Low", SAFE_ZONE: "Safe Zone"}.get(
-        rule, "Symbol Up"
-    )
+_family = rule_family  # a round rule's family, by the rulebook's name of its icon
 
 
 @dataclass
@@ -70,8 +68,8 @@ class HumbleAgentStats:
     def never_revealed(self) -> int:
         return self.left_in_hand + self.selected - self.revealed
 
-    def row(self) -> dict[str, float]:
-        row = {
+    def row(self) -> dict[str, str | float]:
+        row: dict[str, str | float] = {
             "agent": self.name,
             "selected": self.selected,
             "revealed": self.revealed,
@@ -103,16 +101,15 @@ class HumbleAgentStats:
         return row
 
 
-def _printed_discards(state) -> set[int]:
+def _printed_discards(state: HumbleSmuggleState) -> set[int]:
     """Seats whose card the round's rule would discard if nobody attached a Play card: the
     round resolved on a copy in which every seat passes at once."""
-    from smuggle_envs.games.humble_smuggle import actions as A
-
     c = state.clone()
     last = c.last
     while c.last is last:
         c.apply_action(A.PASS)
-    return set(c.last[3])
+    assert c.last is not None
+    return set(c.last.discarded)
 
 
 class HumbleSmuggleAnalysis(PerAgentAnalysis):
@@ -122,63 +119,11 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
     stats_class = HumbleAgentStats
 
     def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
-        from smuggle_envs import make_game
-        from smuggle_envs.games.humble_smuggle import actions as A
-        from smuggle_envs.games.humble_smuggle.rules import PLAY, SELECT
-
-        game = make_game(env_id, **config)
-        state = game.new_initial_state(seed)
-        n = state.n
         self.games += 1
         stats = [self._stat(name) for name in seating]
-        printed: set[int] = set()
-        for action in actions:
-            phase = state.phase
-            if phase == SELECT:
-                stats[state.actor].selected += 1
-                state.apply_action(action)
-                if state.phase == PLAY:  # every seat has selected
-                    printed = _printed_discards(state)
-                continue
-            if phase == PLAY and action != A.PASS:
-                offset = (action - A.PLAY) % A.MAX_PLAYERS
-                me = stats[state.actor]
-                me.plays += 1
-                if offset == 0:
-                    me.plays_own += 1
-                else:
-                    me.plays_other += 1
-            last = state.last
-            state.apply_action(action)
-            if state.last is not last:  # the reveal and resolution
-                self._reveal(state, stats, printed, n, game)
-        for s in range(n):
-            stats[s].left_in_hand += len(state.hands[s])
-
-    @staticmethod
-    def _reveal(state, stats, printed: set[int], n: int, game) -> None:
-        sel, _values, attached, discarded, _centre, _centre_out, rule = state.last
-        family = _family(rule)
-        for s in range(n):
-            me, broke = stats[s], s in discarded
-            me.revealed += 1
-            me.broke += broke
-            if broke:
-                me.points_lost += game.points[sel[s]]
-            else:
-                me.points_fit += game.points[sel[s]]
-            me.printed_broke += s in printed
-            me.saved += s in printed and not broke
-            me.sunk += broke and s not in printed
-            seen = me.by_rule.setdefault(family, [0, 0])
-            seen[0] += 1
-            seen[1] += broke
-            for attacher, _kind in attached[s]:
-                other = stats[attacher]
-                if attacher == s:
-                    other.plays_own_fit += not broke
-                else:
-                    other.plays_other_broke += broke
+        final = cast(HumbleSmuggleState, replay_record(env_id, config, seed, actions, [_HumbleReplay(stats)]))
+        for s, hand in enumerate(final.hands):
+            stats[s].left_in_hand += len(hand)
 
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:
@@ -291,3 +236,69 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
                 ),
             ],
         )
+
+
+class _HumbleReplay(BaseObserver):
+    """Follows one replayed Humble smuggle game: ``on_action`` sees each position before its
+    decision; a reveal is noticed at the next decision (or the end) as a new ``state.last``."""
+
+    def __init__(self, stats: list[HumbleAgentStats]):
+        self.stats = stats
+        self.printed: set[int] = set()  # seats that would break on printed values this round
+        self.last: object = None  # the reveal record last accounted for
+        self.selecting = False
+
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        s = cast(HumbleSmuggleState, state)
+        self._check_reveal(s)
+        if self.selecting and s.phase == PLAY:  # every seat has selected
+            self.printed = _printed_discards(s)
+        self.selecting = s.phase == SELECT
+        if self.selecting:
+            self.stats[player].selected += 1
+        elif s.phase == PLAY and action != A.PASS:
+            me = self.stats[player]
+            me.plays += 1
+            if (action - A.PLAY) % A.MAX_PLAYERS == 0:
+                me.plays_own += 1
+            else:
+                me.plays_other += 1
+
+    def on_start(self, state: State[Any]) -> None:
+        self.last = cast(HumbleSmuggleState, state).last
+
+    def on_end(self, state: State[Any], driver: Driver) -> None:
+        s = cast(HumbleSmuggleState, state)
+        self._check_reveal(s)
+        if self.selecting and s.phase == PLAY:
+            self.printed = _printed_discards(s)
+
+    def _check_reveal(self, state: HumbleSmuggleState) -> None:
+        """Account for a reveal the last decision led to (the record is a new object)."""
+        last = state.last
+        if last is None or last is self.last:
+            return
+        self.last = last
+        game: HumbleSmuggleGame = state.game
+        family = _family(last.rule)
+        printed = self.printed
+        for s, card in enumerate(last.cards):
+            me, broke = self.stats[s], s in last.discarded
+            me.revealed += 1
+            me.broke += broke
+            if broke:
+                me.points_lost += game.points[card]
+            else:
+                me.points_fit += game.points[card]
+            me.printed_broke += s in printed
+            me.saved += s in printed and not broke
+            me.sunk += broke and s not in printed
+            seen = me.by_rule.setdefault(family, [0, 0])
+            seen[0] += 1
+            seen[1] += broke
+            for attacher, _kind in last.attached[s]:
+                other = self.stats[attacher]
+                if attacher == s:
+                    other.plays_own_fit += not broke
+                else:
+                    other.plays_other_broke += broke

@@ -1,6 +1,6 @@
 """Loads and validates Humble smuggle's component data (``data/humble_smuggle.json``).
 
-Almost all of it is proposed, not sourced (``shared/rules/data/humble_smuggle_data.md``); the
+Almost all of it is proposed, not sourced (``docs/rules/humble_smuggle.md``, "Proposed numbers"); the
 loader checks the counts the rulebook does fix (79 white cards numbered 1-79 worth their tens
 digit, 40 black cards, an End-of-Game card numbered 80, hands of 3 white and at most 3 black
 cards) and the two cells its figure shows (card 4, card 62), plus everything the engine relies on.
@@ -67,7 +67,7 @@ class HumbleData:
 def load(text: str | None = None) -> HumbleData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
     if text is None:
-        text = resources.files(__package__).joinpath("data", DATA_FILE).read_text()
+        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
     try:
         raw = json.loads(text)
         black, setup = raw["black"], raw["setup"]
@@ -153,11 +153,11 @@ def _validate(d: HumbleData) -> None:
         fail(f"the End-of-Game card is numbered {NUM_WHITE + 1}, got {d.end_value}")
     if sorted(d.cards_above) != list(PLAYER_COUNTS):
         fail(f"the End-of-Game card needs a position for each player count {PLAYER_COUNTS}")
-    for p, above in d.cards_above.items():
-        low, high = d.white_hand * p, NUM_WHITE - (p + 1)
+    for players, above in d.cards_above.items():
+        low, high = d.white_hand * players, NUM_WHITE - (players + 1)
         if not low <= above <= high:
             fail(
-                f"{p} players: {above} cards above the 80 is outside [{low}, {high}] "
+                f"{players} players: {above} cards above the 80 is outside [{low}, {high}] "
                 "(the hands must be dealt before it, and a full centre must follow it)"
             )
 

@@ -15,12 +15,18 @@ does the seat rotation and picks the observer's private fields) and one multiply
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import NUM_BLACK_KINDS, NUM_PLAY_KINDS
 from .data import NUM_WHITE
-from .rules import NUM_RULE_KINDS, NUM_SYMBOLS
+from .vocab import NUM_PHASE_FLAGS, NUM_RULE_KINDS, NUM_SYMBOLS
+
+if TYPE_CHECKING:
+    from .rules import HumbleSmuggleGame, HumbleSmuggleState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
@@ -28,14 +34,16 @@ CARDS = "one bit per white card 1-79"
 W, NK, NP = NUM_WHITE, NUM_BLACK_KINDS, NUM_PLAY_KINDS
 
 
-def build_layout(game) -> ObservationLayout:
+def build_layout(game: HumbleSmuggleGame) -> ObservationLayout:
     n = game.num_players
     rules = ", ".join(game.rule_names)
     plays = ", ".join(p.name for p in game.data.play)
     symbols = ", ".join(game.symbol_names)
     return ObservationLayout(
         [
-            Piece("phase", 4, "decision in progress: draft, select, play black cards, discard black cards"),
+            Piece(
+                "phase", NUM_PHASE_FLAGS, "decision in progress: draft, select, play black cards, discard black cards"
+            ),
             Piece("first_player", n, f"the first player this round, {SEATS}"),
             Piece("to_act", n, f"the seat deciding now, {SEATS}"),
             Piece("drafted", n, "1 if the seat has drafted this round (seat-relative)"),
@@ -170,7 +178,7 @@ _PRIVATE = {"my_hand": ("hand", W), "my_selection": ("sel", W), "my_black": ("bl
 class HumbleSmuggleEncoder:
     """Precomputed gather indices (one per observer) and scales for one game."""
 
-    def __init__(self, game):
+    def __init__(self, game: HumbleSmuggleGame):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         self.gather = np.full((n, layout.size), fields.zero, np.intp)
@@ -182,7 +190,7 @@ class HumbleSmuggleEncoder:
                 self.gather[p, sl] = self._source(piece.name, fields, p)
         self._rows = [self.gather[p] for p in range(n)]
 
-    def _source(self, name: str, fields, p: int) -> list[int]:
+    def _source(self, name: str, fields: ByteFields, p: int) -> list[int]:
         n = self.n
         if name in _DIRECT:
             start, size = fields.offsets[_DIRECT[name]]
@@ -206,13 +214,14 @@ class HumbleSmuggleEncoder:
             return [start + (p * n + (p + i) % n) * NP + k for i in range(n) for k in range(NP)]
         raise KeyError(f"no source for piece {name!r}")
 
-    def encode(self, state, player: int) -> np.ndarray:
+    def encode(self, state: HumbleSmuggleState, player: int) -> np.ndarray:
         if not 0 <= player < self.n:
             raise ValueError(f"player must be a seat in [0, {self.n}), got {player!r}")
-        return state.np_buf[self._rows[player]] * self.scale
+        obs: np.ndarray = state.np_buf[self._rows[player]] * self.scale
+        return obs
 
 
-def _scale(name: str, game):
+def _scale(name: str, game: HumbleSmuggleGame) -> float | list[float]:
     n = game.num_players
     if name == "passes":
         return 1 / n

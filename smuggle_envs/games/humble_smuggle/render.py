@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from .rules import OVER, PHASE_NAMES
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from .vocab import OVER, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import HumbleSmuggleGame, HumbleSmuggleState
 
 
-def _card(game, v: int) -> str:
+def _card(game: HumbleSmuggleGame, v: int) -> str:
     sym = game.symbol[v]
     tags = [game.rule_names[game.rule_of[v]]]
     if sym >= 0:
@@ -15,16 +21,16 @@ def _card(game, v: int) -> str:
     return f"{v} ({', '.join(tags)})"
 
 
-def _cards(values) -> str:
+def _cards(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in sorted(values)) or "-"
 
 
-def _black(game, counts) -> str:
+def _black(game: HumbleSmuggleGame, counts: Sequence[int]) -> str:
     parts = [f"{game.black_names[k]} x{c}" if c > 1 else game.black_names[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) or "-"
 
 
-def render(state, player: int | None = None) -> str:
+def render(state: HumbleSmuggleState, player: int | None = None) -> str:
     game, n = state.game, state.n
     full = player is None
     if state.phase == OVER:
@@ -57,25 +63,25 @@ def render(state, player: int | None = None) -> str:
         if state.sel[s]:
             parts.append(f"face down: {state.sel[s]}" if full or s == player else "face down: ?")
         if state.attached[s]:
-            shown = []
+            plays = []
             for attacher, kind in state.attached[s]:
                 what = game.data.play[kind].name if full or attacher == player else "?"
-                shown.append(f"{what} by P{attacher}")
-            parts.append("attached: " + ", ".join(shown))
+                plays.append(f"{what} by P{attacher}")
+            parts.append("attached: " + ", ".join(plays))
         lines.append("  " + " | ".join(parts))
     for s in range(n):
         if full or s == player:
             lines.append(f"  P{s} hand: {_cards(state.hands[s])} | black: {_black(game, state.black[s])}")
     if state.last is not None:
         sel, values, attached, discarded, centre_card, centre_out, rule = state.last
-        shown = []
+        reveal = []
         for s in range(n):
             mods = "".join(" " + game.data.play[k].name for _, k in attached[s])
             value = f" = {values[s]}" if mods else ""
             fate = "discarded" if s in discarded else "scored"
-            shown.append(f"P{s} {sel[s]}{mods}{value} {fate}")
-        shown.append(f"centre {centre_card}" + (" discarded" if centre_out else ""))
-        lines.append(f"  last reveal ({game.rule_names[rule]}): " + "; ".join(shown))
+            reveal.append(f"P{s} {sel[s]}{mods}{value} {fate}")
+        reveal.append(f"centre {centre_card}" + (" discarded" if centre_out else ""))
+        lines.append(f"  last reveal ({game.rule_names[rule]}): " + "; ".join(reveal))
     if state.phase == OVER:
         scores = state.scores()
         best = max(scores)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 
 NUM_ITEMS = 8  # wine .. necklace, Crown
@@ -24,7 +25,7 @@ HAND_SIZE = 4
 
 def _declarations() -> tuple[tuple[int, ...], ...]:
     """Every multiset of at most HAND_SIZE dutiable items, as count vectors, smallest first."""
-    result = []
+    result: list[tuple[int, ...]] = []
     for size in range(HAND_SIZE + 1):
         for combo in combinations_with_replacement(range(NUM_ITEMS), size):
             counts = [0] * NUM_ITEMS
@@ -46,7 +47,7 @@ DISCARD = INFORM + 1  # 500 + card kind
 NUM_ACTIONS = DISCARD + NUM_KINDS  # 510
 
 
-def declare(counts) -> int:
+def declare(counts: Iterable[int]) -> int:
     """The action that declares ``counts`` (8 item counts, or a dict name -> count via kinds)."""
     try:
         return DECLARATION_INDEX[tuple(counts)]
@@ -62,7 +63,7 @@ def kind_names(item_names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(item_names) + ("diplomatic bag", "luggage")
 
 
-def declaration_text(counts, item_names) -> str:
+def declaration_text(counts: Sequence[int], item_names: Sequence[str]) -> str:
     parts = [f"{item_names[i]} x{c}" if c > 1 else item_names[i] for i, c in enumerate(counts) if c]
     return ", ".join(parts) if parts else "nothing"
 

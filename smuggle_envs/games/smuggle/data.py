@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from ...core.errors import DataError
+from .vocab import DUTY_UNIT
 
 DATA_FILE = "smuggle.json"
 
@@ -31,7 +32,7 @@ class SmuggleData:
 def load(text: str | None = None) -> SmuggleData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
     if text is None:
-        text = resources.files(__package__).joinpath("data", DATA_FILE).read_text()
+        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
     try:
         raw = json.loads(text)
         items = raw["items"]
@@ -93,7 +94,7 @@ def _validate(d: SmuggleData) -> None:
         fail("duties must be positive and every fine larger than its duty")
     if min(d.defamation, d.informer_reward, d.false_bag_fine, d.money_per_player, d.denomination) <= 0:
         fail("payments and money must be positive")
-    if 4 * max(d.duties) > 255 * 25:
+    if 4 * max(d.duties) > 255 * DUTY_UNIT:
         fail("the observation stores a mean declared duty in 25s in one byte: keep 4 x the top duty <= 6375")
     if d.money_per_player % d.denomination:
         fail("money per player must be a multiple of the smallest note")

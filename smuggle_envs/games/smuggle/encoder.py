@@ -13,23 +13,31 @@ per-position scale; money, the one piece that is not a small integer, is written
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import NUM_ITEMS, NUM_KINDS
-from .rules import NUM_SEARCH_RECORDS, SEARCH_RECORD_FIELDS
+from .vocab import COUNT_UNIT, DUTY_UNIT, NUM_PHASE_FLAGS, NUM_SEARCH_RECORDS, SEARCH_RECORD_FIELDS
+
+if TYPE_CHECKING:
+    from .rules import SmuggleGame, SmuggleState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
-COUNT_SCALE = 1 / 20  # about as many declarations as a player makes in a game
+COUNT_SCALE = 1 / COUNT_UNIT
 
 
-def build_layout(game) -> ObservationLayout:
+def build_layout(game: SmuggleGame) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind: " + ", ".join(game.kind_names)
     return ObservationLayout(
         [
-            Piece("phase", 4, "decision in progress: declare, officer decides, next player decides, discard"),
+            Piece(
+                "phase", NUM_PHASE_FLAGS, "decision in progress: declare, officer decides, next player decides, discard"
+            ),
             Piece("my_role", 3, "you are: the Customs Officer, the holder of the live hand, the next player deciding"),
             Piece("officer", n, f"the Customs Officer, {SEATS}"),
             Piece("holder", n, f"the player holding / declaring the live hand, {SEATS}"),
@@ -93,7 +101,7 @@ _PER_SEAT = {
 class SmuggleEncoder:
     """Precomputed gather indices and scales for one game (one player count)."""
 
-    def __init__(self, game):
+    def __init__(self, game: SmuggleGame):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         self.money_slice = layout.slice("money")
@@ -109,7 +117,7 @@ class SmuggleEncoder:
                     self.gather[p, is_holder, sl] = self._source(piece, fields, p, is_holder)
         self._by_seat = [[self.gather[p, 0], self.gather[p, 1]] for p in range(n)]  # fast lookup
 
-    def _source(self, piece, fields, p: int, is_holder: int) -> list[int]:
+    def _source(self, piece: Piece, fields: ByteFields, p: int, is_holder: int) -> list[int]:
         n, name, zero = self.n, piece.name, fields.zero
         if name == "money":
             return [zero] * n  # written as floats after the gather
@@ -131,17 +139,17 @@ class SmuggleEncoder:
             return [start + ((p + i // r) % n) * r + i % r for i in range(piece.size)]
         return list(range(start, start + piece.size))
 
-    def encode(self, state, player: int) -> np.ndarray:
+    def encode(self, state: SmuggleState, player: int) -> np.ndarray:
         n = self.n
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
-        obs = state.np_buf[self._by_seat[player][player == state.holder]] * self.scale
+        obs: np.ndarray = state.np_buf[self._by_seat[player][player == state.holder]] * self.scale
         inv, money = self.inv_money, state.money
         obs[self.money_slice] = [m * inv for m in money[player:] + money[:player]]
         return obs
 
 
-def _scale(name: str, game, n: int):
+def _scale(name: str, game: SmuggleGame, n: int) -> float | list[float]:
     if name in ("my_hand", "known_in_hand", "declaration", "last_reveal"):
         return 0.25
     if name == "suitcase":
@@ -153,5 +161,5 @@ def _scale(name: str, game, n: int):
     if name in ("declarations", "bag_claims", "search_record", "received_from", "received_lies"):
         return COUNT_SCALE
     if name == "mean_declared_duty":
-        return 25 / max(game.declared_duty)
+        return DUTY_UNIT / max(game.declared_duty)
     return 1.0

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .actions import declaration_text
-from .rules import DISCARD, OVER, PHASE_NAMES, REAL_BAG, RECEIVE, TRUTHFUL
+from .vocab import DISCARD, OVER, PHASE_NAMES, REAL_BAG, RECEIVE, TRUTHFUL
+
+if TYPE_CHECKING:
+    from .rules import SmuggleState
 
 
-def _cards(counts, names) -> str:
+def _cards(counts: Sequence[int], names: Sequence[str]) -> str:
     parts = [f"{names[k]} x{c}" if c > 1 else names[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) if parts else "-"
 
 
-def render(state, player: int | None = None) -> str:
+def render(state: SmuggleState, player: int | None = None) -> str:
     game = state.game
     names = game.kind_names
     lines = [
@@ -33,6 +39,11 @@ def render(state, player: int | None = None) -> str:
         seats.append(f"P{s}{you}: £{state.money[s]}" + (f" [{', '.join(tags)}]" if tags else ""))
     lines.append("  " + " | ".join(seats))
     lines.append(f"  open suitcase: {_cards(state.suitcase.tolist(), names)}")
+    if state.last_discard is not None:
+        # Face up, so public; shown because the discard that ends a round leaves no other trace
+        # (the round's suitcase is reshuffled into the next pack).
+        seat, kind = state.last_discard
+        lines.append(f"  last discard: P{seat} {names[kind]}")
     if state.last_reveal is not None:
         seat, counts, outcome, by_informer = state.last_reveal
         verdict = "truthful" if outcome == TRUTHFUL else "real Bag" if outcome == REAL_BAG else "caught lying"
@@ -43,8 +54,9 @@ def render(state, player: int | None = None) -> str:
         won = [f"P{s}" for s in range(state.n) if state.money[s] == best]
         lines.append(f"  game over; winner: {', '.join(won)} with £{best}")
         return "\n".join(lines)
+    declared = state.declaration
     if state.phase != DISCARD and state.decl_action >= 0:
-        said = "the Diplomatic Bag" if state.declaration is None else declaration_text(state.declaration, names)
+        said = "the Diplomatic Bag" if declared is None else declaration_text(declared, names)
         lines.append(
             f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.f_duty_paid[0] else "")
         )
