@@ -21,19 +21,16 @@ or unusable model or replay file, a folder that cannot be written); 130 interrup
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 # Light (the standard library only): 'smuggle list' stays instant.
-from smuggle_envs.core.driver import Driver
-from training.match import UsageError, parse_args, run_command
+from training.match import PROG, UsageError, parse_args, run_command, warn_once
 
 if TYPE_CHECKING:
     from agents.base import Agent
     from smuggle_envs.core.game import State
 
-PROG = "smuggle"
 MENU_LIMIT = 24  # legal actions listed in full; more than this and ``play`` asks for a filter
 FILTER_LIMIT = 40  # filtered actions shown at most
 
@@ -44,22 +41,6 @@ class _Exit(UsageError):
 
     def __init__(self, message: str, code: int):
         super().__init__(message, code)
-
-
-def _warn(message: str) -> None:
-    print(f"{PROG}: {message}", file=sys.stderr)
-
-
-def _warn_once() -> Callable[[str], None]:
-    """A warning printer that prints each distinct message once (e.g. one missing bot, many seats)."""
-    seen: set[str] = set()
-
-    def warn(message: str) -> None:
-        if message not in seen:
-            seen.add(message)
-            _warn(message)
-
-    return warn
 
 
 # ----- list --------------------------------------------------------------------------------------
@@ -177,6 +158,7 @@ def choose_action(state: State[Any], seat: int) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from smuggle_envs import make_game
+    from smuggle_envs.core.driver import Driver
     from smuggle_envs.core.game import new_seed
     from training.match import build_agent, check_writable_file, final_summary, fmt_num, money_changes
 
@@ -189,7 +171,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = new_seed() if args.seed is None else args.seed
     bots: dict[int, Agent] = {}
     labels: dict[int, str] = {}
-    warn = _warn_once()
+    warn = warn_once()
     for p in range(n):
         if p != args.seat:
             bots[p], labels[p] = build_agent(args.bots, game, seed=seed * 1000 + p, warn=warn)
@@ -257,7 +239,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise _Exit(f"--games must be 0 or more, got {args.games}", 2)
     if args.save_replay:
         check_writable_file(args.save_replay, "--save-replay")
-    agents, labels = build_lineup(specs, game, args.seed, warn=_warn_once())
+    agents, labels = build_lineup(specs, game, args.seed, warn=warn_once())
     n = game.num_players
 
     print(f"match: {args.env_id}, {n} players, lineup {', '.join(labels)}, seed {args.seed}, {args.games} games")

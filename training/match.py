@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from smuggle_envs.core.driver import BaseObserver, Driver
-
 if TYPE_CHECKING:
     from agents.base import Agent
+    from smuggle_envs.core.driver import Driver
     from smuggle_envs.core.game import Game, State
 
 T = TypeVar("T")
@@ -46,6 +45,26 @@ class UsageError(Exception):
     def __init__(self, message: str, code: int = 2):
         super().__init__(message)
         self.code = code
+
+
+PROG = "smuggle"
+
+
+def warn(message: str) -> None:
+    """A one-line notice on stderr, ``smuggle: MESSAGE``."""
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def warn_once() -> Callable[[str], None]:
+    """A warning printer that prints each distinct message once (e.g. one missing bot, many seats)."""
+    seen: set[str] = set()
+
+    def once(message: str) -> None:
+        if message not in seen:
+            seen.add(message)
+            warn(message)
+
+    return once
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | int:
@@ -332,7 +351,7 @@ def _round_key(state: State[Any]) -> int | None:
     return None if key is None else int(key)
 
 
-class GameLog(BaseObserver):
+class GameLog:  # a driver Observer (structural: importing core here would load numpy for `smuggle --help`)
     """Prints a game one decision per line, with the score changes each decision caused, and the
     whole table at the start, at every new round (or every ``table_every`` decisions for games
     without rounds) and at the end.
@@ -369,6 +388,9 @@ class GameLog(BaseObserver):
         self._print(state.render(self.viewer))
 
     # observer hooks
+    def on_start(self, state: State[Any]) -> None:
+        pass
+
     def on_action(self, state: State[Any], player: int, action: int) -> None:
         self.step(state, player, action, self.labels[player] if self.labels else None)
 
@@ -427,6 +449,7 @@ class ReplayActionError(Exception):
 def print_replay(game: Game, seed: int, actions: Sequence[int], log: GameLog) -> State[Any]:
     """Replay ``actions`` from ``seed`` through the core driver, printed by ``log`` (a full or a
     seat's view); returns the final state. A bad action raises ``ReplayActionError``."""
+    from smuggle_envs.core.driver import Driver
     from smuggle_envs.core.errors import IllegalActionError, MalformedActionError
 
     driver = Driver(game, observers=[log])

@@ -141,8 +141,25 @@ class ByteState(State[G]):
 
     _lists: ClassVar[tuple[str, ...]] = ()
     _nested: ClassVar[tuple[str, ...]] = ()
+    _legal: tuple[int, ...] | None = None
     buf: bytearray
     np_buf: np.ndarray
+
+    phase: int
+    f_phase: memoryview
+
+    def _set_phase(self, phase: int) -> None:
+        """Set ``phase`` and move its one-hot flag in ``f_phase`` (a phase past the field's end,
+        such as game over, sets no flag); drops a cached legal-action tuple (``_legal``). A plain
+        method rather than the ``Phase`` descriptor where ``phase`` is read in hot paths."""
+        f = self.f_phase
+        old = self.phase
+        if 0 <= old < len(f):
+            f[old] = 0
+        if 0 <= phase < len(f):
+            f[phase] = 1
+        self.phase = phase
+        self._legal = None
 
     @abstractmethod
     def _bind(self) -> None:

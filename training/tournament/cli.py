@@ -20,29 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from training.match import PROG, warn, warn_once
+
 if TYPE_CHECKING:
     from .db import TournamentDB
-
-PROG = "smuggle"
-
-
-def _warn(message: str) -> None:
-    print(f"{PROG}: {message}", file=sys.stderr)
-
-
-def _warn_once() -> Callable[[str], None]:
-    seen: set[str] = set()
-
-    def warn(message: str) -> None:
-        if message not in seen:
-            seen.add(message)
-            _warn(message)
-
-    return warn
 
 
 def _open_db(path: str, create: bool = False, readonly: bool = False) -> TournamentDB:
@@ -122,7 +107,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
-    agents = resolve_agents(game, specs, warn=_warn_once())
+    agents = resolve_agents(game, specs, warn=warn_once())
     # Every folder written to is checked before the first game: the database's (SQLite also
     # writes its -wal and -shm files there) and the one for the CSV and PNG files.
     writable_dir(Path(args.db).parent, "the database's folder", f"choose another --db than {args.db}")
@@ -280,7 +265,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     db = _open_db(args.db, readonly=True)
     if not args.out and (reason := unwritable_reason(out)) is not None:
         write_files = False  # e.g. a database in a read-only folder: the analysis is still printed
-        _warn(
+        warn(
             f"note: the CSV and PNG files are not written: the database's folder {out} is not "
             f"writable ({reason}); add --out DIR to write them elsewhere"
         )

@@ -494,14 +494,6 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
         set_one_hot(self.f_to_act, self.actor, seat)
         self.actor = seat
 
-    def _set_phase(self, phase: int) -> None:
-        f = self.f_phase
-        if self.phase < OVER:
-            f[self.phase] = 0
-        if phase < OVER:
-            f[phase] = 1
-        self.phase = phase
-
     # Step 1: draft, in turn order from the first player (public).
     def _draft(self, v: int) -> None:
         actor, game = self.actor, self.game
