@@ -40,17 +40,30 @@ Parameters (constructor keywords):
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
 from smuggle_envs.games.ciq import actions as A
-from smuggle_envs.games.ciq.actions import JOKER, NUM_KINDS, NUM_RANKS
+from smuggle_envs.games.ciq.actions import CARD_BITS, JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
+from smuggle_envs.games.ciq.vocab import (
+    AFTER_SABOTAGE,
+    FIRE_DECISION,
+    FLAG_BRIBE,
+    GIVE_FROM_HAND,
+    HAND_SCALE,
+    JACK_RANK,
+    KING_RANK,
+    MAIN,
+    OPEN,
+    PILE_SCALE,
+    QUEEN_RANK,
+    SABOTAGE2,
+    TOLERANCE_SCALE,
+)
 
-# Phases, in the order of the ``phase`` piece.
-MAIN, OPEN, SABOTAGE2, AFTER_SABOTAGE, SHIPPING, FIRE_DECISION, GIVE_FROM_HAND = range(7)
-JACK_R, QUEEN_R, KING_R, ACE_R = 9, 10, 11, 12
 # Keeping order for cards given away from hand: higher = kept longer.
-_KEEP = [20 - (k % NUM_RANKS) if k % NUM_RANKS < JACK_R else 30 + k % NUM_RANKS for k in range(JOKER)] + [100]
+_KEEP = [20 - (k % NUM_RANKS) if k % NUM_RANKS < JACK_RANK else 30 + k % NUM_RANKS for k in range(JOKER)] + [100]
 
 
 class CIQRuleAgent:
@@ -120,7 +133,7 @@ class CIQRuleAgent:
         target = obs.target
         if phase == OPEN:
             value, first = self._plan(obs, target, obs.hand)
-            return first
+            return first if first is not None else -1  # nothing planned: ``act`` falls back
         if phase == SABOTAGE2:
             return self._second_sabotage_card(obs, legal)
         if phase == AFTER_SABOTAGE:
@@ -238,7 +251,7 @@ class CIQRuleAgent:
         cap = obs.source_cap
         base = min(shipped_t, cap)
         self._nodes = self.search_nodes
-        best = [-1.0, None]
+        best: list[Any] = [-1.0, None]  # value, first action
         values, jack = self.values, obs.jack_value
         own_import, own_export = obs.own_import, obs.own_export_if_no_stock
 
@@ -246,13 +259,13 @@ class CIQRuleAgent:
             r = k % NUM_RANKS
             if k == JOKER:
                 return 0.0
-            if r < JACK_R:
+            if r < JACK_RANK:
                 return float(values[k])
-            if r == JACK_R:
+            if r == JACK_RANK:
                 return jack
-            if r == QUEEN_R:
+            if r == QUEEN_RANK:
                 return total
-            if r == KING_R:
+            if r == KING_RANK:
                 return float(own_import)
             return float(own_export)
 
@@ -336,28 +349,28 @@ class _Obs:
         target = v[s["target"]]
         self.target = target.index(1.0) if 1.0 in target else -1
         self.hand = [round(x * c) for x, c in zip(v[s["my_hand"]], bot.copies)]
-        hand_size = [round(x * 7) for x in v[s["hand_size"]]]
-        imp = [round(x * 54) for x in v[s["import_size"]]]
-        exp = [round(x * 54) for x in v[s["export_size"]]]
+        hand_size = [round(x * HAND_SCALE) for x in v[s["hand_size"]]]
+        imp = [round(x * PILE_SCALE) for x in v[s["import_size"]]]
+        exp = [round(x * PILE_SCALE) for x in v[s["export_size"]]]
         self.cards_left = [hand_size[i] + imp[i] + exp[i] for i in range(n)]
         self.stock = round(v[s["stock"]][0] * bot.total_cards)
         self.own_import = imp[0]
         self.own_export = exp[0]
         self.own_export_if_no_stock = 0 if self.stock else exp[0]
         self._tops = v[s["tolerance_top"]]
-        self._tol_sizes = [round(x * 10) for x in v[s["tolerance_size"]]]
+        self._tol_sizes = [round(x * TOLERANCE_SCALE) for x in v[s["tolerance_size"]]]
         # Cards a shipment can transfer before its source runs out (the turn then ends).
         if self.stock:
             self.source_cap = self.stock
         else:
             self.source_cap = exp[0] + (hand_size[0] if not imp[0] else 0)
         unseen = [round(x * c) for x, c in zip(v[s["unseen"]], bot.copies)]
-        numbers = sum(unseen[k] * bot.values[k] for k in range(JOKER) if k % NUM_RANKS < JACK_R)
+        numbers = sum(unseen[k] * bot.values[k] for k in range(JOKER) if k % NUM_RANKS < JACK_RANK)
         self.jack_value = 2.0 * numbers / max(1, sum(unseen))
         shipment = [round(x * c) for x, c in zip(v[s["shipment"]], bot.copies)]
         last = v[s["shipment_last"]]
         flags = v[s["shipment_flags"]]
-        self.bribe = flags[0] > 0.5
+        self.bribe = flags[FLAG_BRIBE] > 0.5
         self.ship_prev = _card(last)
         self.shipment_transfer = self._estimate(shipment)
         sab = v[s["sabotage_card"]]
@@ -368,17 +381,17 @@ class _Obs:
             shipment[smuggled] -= 1
             before = self._estimate(shipment)
             r = smuggled % NUM_RANKS
-            if r < JACK_R:
+            if r < JACK_RANK:
                 stake = bot.values[smuggled]
-            elif r == JACK_R:
+            elif r == JACK_RANK:
                 stake = self.jack_value
-            elif r == QUEEN_R:
+            elif r == QUEEN_RANK:
                 stake = before
             else:
                 # the shipper's Import / Export pile: seat of the shipper from the ``turn`` piece
                 turn = v[s["turn"]]
                 seat = turn.index(1.0) if 1.0 in turn else 0
-                stake = imp[seat] if r == KING_R else (0 if self.stock else exp[seat])
+                stake = imp[seat] if r == KING_RANK else (0 if self.stock else exp[seat])
             self.smuggled_transfer = float(stake)
 
     def _estimate(self, shipment) -> float:
@@ -389,18 +402,18 @@ class _Obs:
             if not c or k == JOKER:
                 continue
             r = k % NUM_RANKS
-            if r < JACK_R:
+            if r < JACK_RANK:
                 total += c * values[k]
-            elif r == JACK_R:
+            elif r == JACK_RANK:
                 total += c * self.jack_value
-            elif r == QUEEN_R:
+            elif r == QUEEN_RANK:
                 queens += c
         return total * (2**queens)
 
     def tolerance(self, seat: int) -> int:
         """The Import Tolerance of ``seat`` (seat-relative); 0 = none (everything is Legal)."""
-        bits = self._tops[seat * 17 : (seat + 1) * 17]
-        ranks = bits[4:]
+        bits = self._tops[seat * CARD_BITS : (seat + 1) * CARD_BITS]
+        ranks = bits[NUM_SUITS:]
         if 1.0 not in ranks:
             return 0
         return self.bot.values[ranks.index(1.0)]
@@ -411,6 +424,7 @@ class _Obs:
 
 def _card(bits) -> int:
     """A card kind from a suit one-hot + rank one-hot block, or -1."""
-    if 1.0 not in bits[:4] or 1.0 not in bits[4:]:
+    suits, ranks = bits[:NUM_SUITS], bits[NUM_SUITS:]
+    if 1.0 not in suits or 1.0 not in ranks:
         return -1
-    return bits[:4].index(1.0) * NUM_RANKS + bits[4:].index(1.0)
+    return suits.index(1.0) * NUM_RANKS + ranks.index(1.0)

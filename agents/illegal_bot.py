@@ -33,6 +33,7 @@ Randomness (ties only) comes from the agent's own ``random.Random``, seeded by `
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 
@@ -61,8 +62,12 @@ from smuggle_envs.games.illegal.actions import (
     TAKEOVER,
     WHITE_COAT,
 )
-from smuggle_envs.games.illegal.rules import (
+from smuggle_envs.games.illegal.vocab import (
     EXTRA,
+    H_PROTECTION,
+    H_RAID,
+    H_TAX,
+    H_VACATION,
     LOSE,
     PASS,
     PAY,
@@ -76,8 +81,7 @@ from smuggle_envs.games.illegal.rules import (
     TRADE_WANT,
 )
 
-R_RAID, R_PROTECTION, R_TAX, R_VACATION = range(NUM_HASSLES)
-SOLVES = {INFORMANT: R_RAID, MISTER_ZERO: R_PROTECTION, WHITE_COAT: R_TAX, ALIBI: R_VACATION}
+SOLVES = {INFORMANT: H_RAID, MISTER_ZERO: H_PROTECTION, WHITE_COAT: H_TAX, ALIBI: H_VACATION}
 TURN_VALUE = 8000  # what a turn of play is worth, roughly
 
 
@@ -182,7 +186,7 @@ class IllegalRuleAgent:
         own = v["hassle"][0]
         if (
             A.PLAY + MAGNUM in legal
-            and own in (R_RAID, R_PROTECTION)
+            and own in (H_RAID, H_PROTECTION)
             and self._at_stake(v, own) >= self.magnum_min_value
         ):
             return A.PLAY + MAGNUM
@@ -260,7 +264,7 @@ class IllegalRuleAgent:
 
     def _at_stake(self, v: dict, h: int) -> float:
         table = v["table"][0]
-        if h == R_RAID:
+        if h == H_RAID:
             held = [self.biz_values[b] for b in range(NUM_ILLEGAL) if table[b]]
         else:
             held = [self.biz_values[b] for b in range(NUM_BUSINESSES) if table[b]]
@@ -271,13 +275,13 @@ class IllegalRuleAgent:
         if h < 0:
             return 0.0
         table = v["table"][q]
-        if h == R_RAID:
+        if h == H_RAID:
             lost = [self.biz_values[b] for b in range(NUM_ILLEGAL) if table[b]]
             return 2 * min(lost) + TURN_VALUE if lost else 0.0
-        if h == R_PROTECTION:
+        if h == H_PROTECTION:
             lost = [self.biz_values[b] for b in range(NUM_BUSINESSES) if table[b]]
             return 2 * min(lost) + TURN_VALUE if lost else 0.0
-        if h == R_TAX:
+        if h == H_TAX:
             return 1.2 * TURN_VALUE
         return 2 * TURN_VALUE + 0.05 * v["worth"][q]  # Vacation: nothing can be built
 
@@ -310,6 +314,7 @@ class IllegalRuleAgent:
             if 0 in offsets:  # its own hassle
                 return A.TARGET
             return A.TARGET + min(offsets, key=lambda o: (v["worth"][o], o))  # help the poorest
+        key: Callable[[int], tuple[float, ...]]
         if FIRST_HASSLE <= k < FIRST_HASSLE + NUM_HASSLES:
             h = k - FIRST_HASSLE
             key = lambda o: (self._hassle_cost(v, o, h) + 0.1 * v["worth"][o], -o)
@@ -330,7 +335,7 @@ class IllegalRuleAgent:
             return A.CANCEL
         if A.PLAY + MAGNUM in legal and on_me and v["window"] == 1:
             h = v["hassle"][0]
-            if h in (R_RAID, R_PROTECTION) and self._at_stake(v, h) >= self.magnum_min_value:
+            if h in (H_RAID, H_PROTECTION) and self._at_stake(v, h) >= self.magnum_min_value:
                 return A.PLAY + MAGNUM
         return A.LET_PASS
 

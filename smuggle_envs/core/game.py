@@ -149,8 +149,10 @@ def new_seed() -> int:
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    """An independent ``random.Random`` in the same state (no OS entropy spent on seeding)."""
-    new = random.Random(0)
+    """An independent ``random.Random`` in the same state. Made without ``__init__`` (no
+    seeding at all: ``setstate`` overwrites every word of the state), which saves a few
+    microseconds per ``clone``."""
+    new = random.Random.__new__(random.Random)
     new.setstate(rng.getstate())
     return new
 
@@ -239,7 +241,10 @@ class State(ABC, Generic[G]):
 
         ``rng``: a ``random.Random``, an int seed, a numpy ``Generator`` or None (OS entropy)."""
         player = check_seat(player, self._num_players)
-        return self._resample(player, as_rng(rng))
+        world = self._resample(player, as_rng(rng))
+        # Its seed and actions would replay the true deal, not this one: refuse to_replay().
+        world.__dict__["_not_replayable"] = "a resampled state is a hypothetical deal"
+        return world
 
     def apply_action(self, action: Any) -> None:
         action = self.check_action(action)

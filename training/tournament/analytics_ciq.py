@@ -24,11 +24,14 @@ As **target** of a Smuggle (the Fire decision):
   * *cards stopped* by its Fires, *Tolerance cards lost* (a Fire sends the Tolerance pile to the
     bottom of the Export pile: cards to get rid of again), *net* = stopped - lost.
 
-A smuggled card's worth is exact: the replay resolves the shipment twice on copies of the state
-at the Fire decision (once with the Smuggled card's result, once without; the cards before it
-transfer the same either way, in the same order, from the same sources) and takes the
-difference. Transfers the shipper must pick from its hand are picked in any order (the count is
-the same).
+A smuggled card's worth is exact: the engine (``CIQState.smuggled_worth``) resolves the shipment
+twice on copies of the state at the Fire decision (once with the Smuggled card's result, once
+without; the cards before it transfer the same either way, in the same order, from the same
+sources) and takes the difference. Transfers the shipper must pick from its hand are picked in
+any order (the count is the same).
+
+The replay is a core :class:`~smuggle_envs.core.driver.Driver` with the analysis as its observer;
+it reads only public engine state.
 """
 
 from __future__ import annotations
@@ -36,7 +39,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from smuggle_envs import make_game
+from smuggle_envs.core.driver import BaseObserver, Driver, replay_policy
+from smuggle_envs.core.game import State
+from smuggle_envs.games.ciq import CIQState
+from smuggle_envs.games.ciq import actions as A
+from smuggle_envs.games.ciq.vocab import FIRE_DECISION, SHIPPING
 from training.match import format_table
 
 from .analytics_common import PerAgentAnalysis, _ci, _money, _pct, _rate, plot_panels
@@ -68,7 +78,7 @@ class CIQAgentStats:
     def through(self) -> int:
         return self.worth - self.stopped_against
 
-    def row(self) -> dict[str, float]:
+    def row(self) -> dict[str, Any]:
         return {
             "agent": self.name,
             "shipments": self.shipments,
@@ -98,69 +108,70 @@ class CIQAgentStats:
         }
 
 
-def _transfers(state, with_smuggled: bool) -> int:
-    """Cards the shipment at this Fire decision transfers in all, with or without the Smuggled
-    card's own result, resolved on a copy (the copy's turn is stopped where it would end)."""
-    from smuggle_envs.games.ciq import actions as A
-    from smuggle_envs.games.ciq.rules import GIVE_FROM_HAND
+class CIQAnalysis(PerAgentAnalysis, BaseObserver):
+    """Smuggling and Firing statistics of CIQ games; see the module docstring.
 
-    c = state.clone()
-    done: list[int] = []
-    c._end_turn = lambda: done.append(c.res_total)  # stop before the next turn starts
-    if not with_smuggled:
-        c.fired = True  # the engine then skips its result
-    c.apply_action(A.KEEP)
-    while not done and c.phase == GIVE_FROM_HAND:
-        c.apply_action(c.legal_actions()[0])
-    return done[0] if done else c.res_total  # the game ended during the transfers
-
-
-class CIQAnalysis(PerAgentAnalysis):
-    """Smuggling and Firing statistics of CIQ games; see the module docstring."""
+    Each stored game is replayed by a core :class:`Driver` with the analysis as its observer:
+    ``on_action`` sees the position before every decision."""
 
     title = "smuggling"
     stats_class = CIQAgentStats
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
-        from smuggle_envs import make_game
-        from smuggle_envs.games.ciq import actions as A
-        from smuggle_envs.games.ciq.rules import FIRE_DECISION, SHIPPING
+    def __init__(self, names: Sequence[str]):
+        super().__init__(names)
+        self._seating: Sequence[str] = ()
+        self._chance_counted = False
 
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         game = make_game(env_id, **config)
-        state = game.new_initial_state(seed)
-        values, face_kinds = game.values, game.face_kinds
         self.games += 1
+        self._seating = seating
         for name in seating:
             self._stat(name)
-        chance_counted = False
-        for action in actions:
-            phase = state.phase
-            if phase == FIRE_DECISION:
-                self._fire_decision(state, action, seating, A)
-                continue
-            if phase == SHIPPING and not chance_counted and not state.bribe:
-                tv = state.tol_value[state.target]
-                if tv and any(a < A.SABOTAGE and values[a] > tv for a in state.legal_actions()):
-                    self._stat(seating[state.turn]).chances += 1  # an Illegal card on offer
-                    chance_counted = True
-            if action < A.SABOTAGE:  # a card shipped
-                shipper = self._stat(seating[state.turn])
-                if phase != SHIPPING:  # the first card: a new shipment
-                    shipper.shipments += 1
-                    chance_counted = False
-                state.apply_action(action)
-                if state.phase == FIRE_DECISION:  # that card was Smuggled
-                    shipper.smuggles += 1
-                    target_hand = state.hand[state.target]
-                    shipper.into_face += any(target_hand[k] for k in face_kinds)
-            else:
-                state.apply_action(action)
+        # A stored game may stop before the end (a cap): the replay stops with its actions.
+        driver = Driver(game, max_decisions=len(actions) or None, observers=[self])
+        driver.reset(seed)
+        if actions:
+            driver.play(replay_policy(actions))
 
-    def _fire_decision(self, state, action: int, seating, A) -> None:
-        shipper = self._stat(seating[state.turn])
-        target = self._stat(seating[state.target])
+    # ----- the observer ----------------------------------------------------------------------
+    def on_start(self, state: State[Any]) -> None:
+        self._chance_counted = False
+
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        assert isinstance(state, CIQState)
+        phase = state.phase
+        if phase == FIRE_DECISION:  # the previous card was Smuggled: the target decides
+            self._smuggled(state)
+            self._fire_decision(state, action)
+            return
+        if phase == SHIPPING and not self._chance_counted and not state.bribe:
+            tv = state.tol_value[state.target]
+            values = state.game.values
+            if tv and any(a < A.SABOTAGE and values[a] > tv for a in state.legal_actions()):
+                self._stat(self._seating[state.turn]).chances += 1  # an Illegal card on offer
+                self._chance_counted = True
+        if action < A.SABOTAGE and phase != SHIPPING:  # the first card shipped: a new shipment
+            self._stat(self._seating[state.turn]).shipments += 1
+            self._chance_counted = False
+
+    def on_end(self, state: State[Any], driver: Driver) -> None:
+        assert isinstance(state, CIQState)
+        if state.phase == FIRE_DECISION:  # the record stops at a Fire decision
+            self._smuggled(state)
+
+    def _smuggled(self, state: CIQState) -> None:
+        """A Smuggle, seen at the Fire decision it leads to (the target's hand is as it was)."""
+        shipper = self._stat(self._seating[state.turn])
+        shipper.smuggles += 1
+        target_hand = state.hand[state.target]
+        shipper.into_face += any(target_hand[k] for k in state.game.face_kinds)
+
+    def _fire_decision(self, state: CIQState, action: int) -> None:
+        shipper = self._stat(self._seating[state.turn])
+        target = self._stat(self._seating[state.target])
         able = any(A.FIRE <= a < A.GIVE for a in state.legal_actions())
-        worth = _transfers(state, True) - _transfers(state, False)
+        worth = state.smuggled_worth()
         tolerance = len(state.tol[state.target])
         fired = A.FIRE <= action < A.GIVE
         shipper.worth += worth
@@ -177,7 +188,6 @@ class CIQAnalysis(PerAgentAnalysis):
         else:
             target.kept_able += able
             target.let_through += worth
-        state.apply_action(action)
 
     # ----- output --------------------------------------------------------------------------
     def text(self) -> str:

@@ -29,12 +29,21 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from smuggle_envs import make_game
+from smuggle_envs.core.driver import BaseObserver, Driver, replay_policy
+from smuggle_envs.core.game import State
+from smuggle_envs.games.illegal import IllegalState
+from smuggle_envs.games.illegal import actions as A
+from smuggle_envs.games.illegal.vocab import EXTRA, PASS, PLAY, REACT, TARGET, TRADE_ANSWER, TRADE_GIVE
 from training.match import format_table
 
 from .analytics_common import PerAgentAnalysis, _ci, _money, _pct, _rate, plot_panels
 
+# What a Magnum was used against: the two takeover cards, then the hassles in hassle-index order.
 MAGNUM_AGAINST = ("Hostile Takeover", "Relatives", "Raid", "Protection Money", "Tax Inspection", "Vacation in Sweden")
+_AGAINST_CARD = {A.TAKEOVER: MAGNUM_AGAINST[0], A.RELATIVES: MAGNUM_AGAINST[1]}
 
 
 @dataclass
@@ -74,8 +83,8 @@ class IllegalAgentStats:
     def reactions(self) -> int:
         return self.stops + self.removals_window
 
-    def row(self) -> dict[str, float]:
-        row = {
+    def row(self) -> dict[str, Any]:
+        row: dict[str, Any] = {
             "agent": self.name,
             "trade_turns": self.trade_turns,
             "trade_offers": self.offers,
@@ -115,75 +124,88 @@ class IllegalAgentStats:
         return row
 
 
-class IllegalAnalysis(PerAgentAnalysis):
-    """Trades, Magnum reactions and face-down passes of Illegal games; see the module docstring."""
+class IllegalAnalysis(PerAgentAnalysis, BaseObserver):
+    """Trades, Magnum reactions and face-down passes of Illegal games; see the module docstring.
+
+    Each stored game is replayed by a core :class:`Driver` with the analysis as its observer:
+    ``on_action`` sees the position before every decision."""
 
     title = "hidden_information"
     stats_class = IllegalAgentStats
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
-        from smuggle_envs import make_game
-        from smuggle_envs.games.illegal import actions as A
-        from smuggle_envs.games.illegal import rules as R
+    def __init__(self, names: Sequence[str]):
+        super().__init__(names)
+        self._seating: Sequence[str] = ()
+        self._pending: tuple[IllegalAgentStats, int] | None = None  # a Magnum on a hassle, target to come
 
+    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         game = make_game(env_id, **config)
-        state = game.new_initial_state(seed)
         self.games += 1
+        self._seating = seating
         for name in seating:
             self._stat(name)
-        against_card = {A.TAKEOVER: "Hostile Takeover", A.RELATIVES: "Relatives"}
-        pending = None  # a Magnum played on a hassle, its target still to choose
-        for action in actions:
-            phase = state.phase
-            me = self._stat(seating[state.decider])
-            if phase == R.TRADE_GIVE and state.n_give == 0:
-                me.trade_turns += 1
-                me.offers += action != A.NO_TRADE
-            elif phase == R.TRADE_ANSWER:
-                proposer = self._stat(seating[state.active])
-                able = A.ACCEPT in state.legal_actions()
-                proposer.proposed += 1
-                proposer.accepted += action == A.ACCEPT
-                me.asked += 1
-                me.able += able
-                me.agreed += action == A.ACCEPT
-                me.declined_able += able and action == A.DECLINE
-            elif phase == R.PASS:
-                k = action - A.PASS_CARD
-                me.passes += 1
-                if k in A.PARANOIA_KINDS:
-                    me.paranoia_passed += 1
-                    me.paranoia_value += game.penalties[k]
-                elif k in A.BUSINESS_KINDS:
-                    me.business_passed += 1
-                    me.business_value += game.values[k]
-                elif k == A.MAGNUM:
-                    me.magnum_passed += 1
-            elif phase == R.REACT:
-                holding = state.hands[state.decider][A.MAGNUM] > 0
-                me.windows += 1
-                me.windows_holding += holding
-                if action == A.LET_PASS:
-                    me.let_pass_holding += holding
-                elif action == A.CANCEL:
-                    me.stops += 1
-                    me.stops_own += state.target == state.decider
-                    me.saved_value += game.biz_values[state.biz]
-                    what = against_card[state.card]
-                    me.against[what] = me.against.get(what, 0) + 1
-                    self._stat(seating[state.active]).takeovers_stopped += 1
-                else:  # the Magnum on a hassle, off turn
-                    me.removals_window += 1
-                    pending = self._magnum_on_hassle(state, me)
-            elif phase in (R.PLAY, R.EXTRA) and action == A.PLAY + A.MAGNUM:
-                me.removals_turn += 1
-                pending = self._magnum_on_hassle(state, me)
-            elif phase == R.TARGET and pending is not None and state.magnum_actor >= 0:
-                self._removed(state, pending, (state.decider + action - A.TARGET) % state.n)
-                pending = None
-            state.apply_action(action)
+        # A stored game may stop before the end (a cap): the replay stops with its actions.
+        driver = Driver(game, max_decisions=len(actions) or None, observers=[self])
+        driver.reset(seed)
+        if actions:
+            driver.play(replay_policy(actions))
 
-    def _magnum_on_hassle(self, state, me):
+    # ----- the observer ----------------------------------------------------------------------
+    def on_start(self, state: State[Any]) -> None:
+        self._pending = None
+
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        assert isinstance(state, IllegalState)
+        game = state.game
+        phase = state.phase
+        me = self._stat(self._seating[state.decider])
+        if phase == TRADE_GIVE and state.n_give == 0:
+            me.trade_turns += 1
+            me.offers += action != A.NO_TRADE
+        elif phase == TRADE_ANSWER:
+            proposer = self._stat(self._seating[state.active])
+            able = A.ACCEPT in state.legal_actions()
+            proposer.proposed += 1
+            proposer.accepted += action == A.ACCEPT
+            me.asked += 1
+            me.able += able
+            me.agreed += action == A.ACCEPT
+            me.declined_able += able and action == A.DECLINE
+        elif phase == PASS:
+            k = action - A.PASS_CARD
+            me.passes += 1
+            if k in A.PARANOIA_KINDS:
+                me.paranoia_passed += 1
+                me.paranoia_value += game.penalties[k]
+            elif k in A.BUSINESS_KINDS:
+                me.business_passed += 1
+                me.business_value += game.values[k]
+            elif k == A.MAGNUM:
+                me.magnum_passed += 1
+        elif phase == REACT:
+            holding = state.hands[state.decider][A.MAGNUM] > 0
+            me.windows += 1
+            me.windows_holding += holding
+            if action == A.LET_PASS:
+                me.let_pass_holding += holding
+            elif action == A.CANCEL:
+                me.stops += 1
+                me.stops_own += state.target == state.decider
+                me.saved_value += game.biz_values[state.biz]
+                what = _AGAINST_CARD[state.card]
+                me.against[what] = me.against.get(what, 0) + 1
+                self._stat(self._seating[state.active]).takeovers_stopped += 1
+            else:  # the Magnum on a hassle, off turn
+                me.removals_window += 1
+                self._pending = self._magnum_on_hassle(state, me)
+        elif phase in (PLAY, EXTRA) and action == A.PLAY + A.MAGNUM:
+            me.removals_turn += 1
+            self._pending = self._magnum_on_hassle(state, me)
+        elif phase == TARGET and self._pending is not None and state.magnum_actor >= 0:
+            self._removed(state, self._pending, (state.decider + action - A.TARGET) % state.n)
+            self._pending = None
+
+    def _magnum_on_hassle(self, state: IllegalState, me: IllegalAgentStats) -> tuple[IllegalAgentStats, int] | None:
         """The Magnum is played on a hassle: with one hassle on the tables, that is its target
         (chosen automatically); otherwise the next decision chooses it."""
         hassled = [q for q in range(state.n) if state.hassle[q] >= 0]
@@ -194,7 +216,7 @@ class IllegalAnalysis(PerAgentAnalysis):
         return pending
 
     @staticmethod
-    def _removed(state, pending, q: int) -> None:
+    def _removed(state: IllegalState, pending: tuple[IllegalAgentStats, int], q: int) -> None:
         me, seat = pending
         what = MAGNUM_AGAINST[2 + state.hassle[q]]
         me.against[what] = me.against.get(what, 0) + 1

@@ -31,7 +31,7 @@ class CIQData:
 def load(text: str | None = None) -> CIQData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
     if text is None:
-        text = resources.files(__package__).joinpath("data", DATA_FILE).read_text()
+        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
     try:
         raw = json.loads(text)
         ranks = raw["ranks"]

@@ -17,24 +17,27 @@ scale; pile sizes, which can exceed a byte, are 16-bit counters gathered the sam
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import CARD_BITS, NUM_KINDS
-from .rules import NUM_PHASES
+from .vocab import HAND_SCALE, NUM_PHASES, PILE_SCALE, SHIP_FLAGS, TOLERANCE_SCALE
+
+if TYPE_CHECKING:
+    from .rules import CIQGame, CIQState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
 KINDS = "per card kind (clubs 2..A, diamonds, hearts, spades, then the Joker), count / copies of that kind in play"
 CARD = "suit one-hot (clubs, diamonds, hearts, spades) then rank one-hot (2 .. A)"
-PILE_SCALE = 54  # one deck
-HAND_SCALE = 7
-TOLERANCE_SCALE = 10
 # Pieces written as floats after the gather (sizes can exceed a byte), in layout order.
 FLOAT_PIECES = ("hand_size", "import_size", "export_size", "tolerance_size", "stock", "turns")
 
 
-def build_layout(game) -> ObservationLayout:
+def build_layout(game: CIQGame) -> ObservationLayout:
     n = game.num_players
     return ObservationLayout(
         [
@@ -78,7 +81,7 @@ def build_layout(game) -> ObservationLayout:
             Piece("shipment_last", CARD_BITS, f"the shipped card the next one must match: {CARD}; 0 after a Joker"),
             Piece(
                 "shipment_flags",
-                3,
+                SHIP_FLAGS,
                 "1 if: the last card was a Joker (the next is bribed), an Illegal card "
                 "was smuggled (the shipment is over), the target fired its customs worker",
             ),
@@ -111,7 +114,7 @@ _COUNTS = {"my_hand", "tolerance_cards", "import_cards", "export_cards", "public
 class CIQEncoder:
     """Precomputed gather indices and scales for one game (one player count)."""
 
-    def __init__(self, game):
+    def __init__(self, game: CIQGame):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         zero = fields.zero
@@ -142,7 +145,7 @@ class CIQEncoder:
             for p in range(n)
         ]
 
-    def _source(self, name: str, size: int, fields, p: int) -> list[int]:
+    def _source(self, name: str, size: int, fields: ByteFields, p: int) -> list[int]:
         n, zero = self.n, fields.zero
         if name in FLOAT_PIECES:
             return [zero] * size  # written after the gather
@@ -150,7 +153,7 @@ class CIQEncoder:
             start = fields.start("hand" if name == "my_hand" else "unseen") + p * NUM_KINDS
             return list(range(start, start + NUM_KINDS))
         if name == "export_cards":
-            out = []
+            out: list[int] = []
             for i in range(n):
                 q = (p + i) % n
                 field = "export" if i == 0 else "export_public"
@@ -164,9 +167,8 @@ class CIQEncoder:
         start = fields.start(_DIRECT[name])
         return list(range(start, start + size))
 
-    def encode(self, state, player: int) -> np.ndarray:
-        if not 0 <= player < self.n:
-            raise ValueError(f"player must be a seat in [0, {self.n}), got {player!r}")
+    def encode(self, state: CIQState, player: int) -> np.ndarray:
+        """The observation of ``player``, a valid seat (core's ``State.observation`` checks it)."""
         obs = state.np_buf[self._rows[player]] * self.scale
         np.multiply(state.np_sizes[self._size_rows[player]], self.float_scale, out=obs[self.float_sl])
         return obs

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .actions import card_name
-from .rules import OVER, PHASE_NAMES
+from .vocab import OVER, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import CIQState
 
 
-def _cards(kinds) -> str:
+def _cards(kinds: Sequence[int]) -> str:
     return " ".join(card_name(k) for k in kinds) if kinds else "-"
 
 
-def render(state, player: int | None = None) -> str:
+def render(state: CIQState, player: int | None = None) -> str:
     n = state.n
     lines = [f"CIQ | turn {state.turns + 1} | Stock: {len(state.stock)} cards"]
     for s in range(n):
@@ -44,6 +50,9 @@ def render(state, player: int | None = None) -> str:
         lines.append(f"  shipment to P{state.target}: {' '.join(marks)}")
         if state.flipped:
             lines.append(f"  turned over by Jacks: {_cards(state.flipped)}")
+    if state.last_fire is not None:
+        seat, card = state.last_fire
+        lines.append(f"  last Fire: P{seat} fired the customs worker with {card_name(card)}")
     if state.phase == OVER:
         if state.drawn_game:
             lines.append(f"  game over: a draw at the turn limit ({state.turns} turns)")

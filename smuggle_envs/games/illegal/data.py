@@ -53,7 +53,7 @@ class IllegalData:
 def load(text: str | None = None) -> IllegalData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
     if text is None:
-        text = resources.files(__package__).joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text(encoding="utf-8")
     try:
         raw = json.loads(text)
         cards = raw["cards"]

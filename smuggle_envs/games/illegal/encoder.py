@@ -15,23 +15,27 @@ the multi-hand totals, the one piece that is not a small integer, are written af
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...core.layout import ObservationLayout, Piece
-from .actions import FIRST_BUSINESS, KIND_NAMES, NUM_BUSINESSES, NUM_HASSLES, NUM_KINDS
-from .rules import NUM_PHASES, PHASE_NAMES
+from .actions import FIRST_BUSINESS, FIRST_HASSLE, KIND_NAMES, NUM_BUSINESSES, NUM_HASSLES, NUM_KINDS
+from .vocab import EUROS, HAND_SCALE, LOST_TURNS_SCALE, NUM_PHASES, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import IllegalGame, IllegalState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
-HAND_SCALE = 1 / 7  # hand sizes are about 7
 
 
-def build_layout(game) -> ObservationLayout:
+def build_layout(game: IllegalGame) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind / cards of that kind"
     seatwise = "per seat (seat-relative, seat-major)"
     businesses = ", ".join(KIND_NAMES[FIRST_BUSINESS : FIRST_BUSINESS + NUM_BUSINESSES])
-    hassles = ", ".join(KIND_NAMES[10 : 10 + NUM_HASSLES])
+    hassles = ", ".join(KIND_NAMES[FIRST_HASSLE : FIRST_HASSLE + NUM_HASSLES])
     return ObservationLayout(
         [
             Piece("phase", NUM_PHASES, "decision in progress: " + ", ".join(PHASE_NAMES[:NUM_PHASES])),
@@ -89,7 +93,7 @@ _FIELD = {
 class IllegalEncoder:
     """Gather indices (cached per observer and open-hand set) and scales for one game."""
 
-    def __init__(self, game):
+    def __init__(self, game: IllegalGame):
         self.game = game
         self.n = game.num_players
         self.layout = game.observation_layout
@@ -110,7 +114,7 @@ class IllegalEncoder:
             self._cache[key] = index
         return index
 
-    def _source(self, piece, p: int, open_mask: int) -> list[int]:
+    def _source(self, piece: Piece, p: int, open_mask: int) -> list[int]:
         n, f, name, zero, K = self.n, self.fields, piece.name, self.fields.zero, NUM_KINDS
         seats = [(p + i) % n for i in range(n)]
         if name == "totals":
@@ -136,10 +140,8 @@ class IllegalEncoder:
             return [start + q for q in seats]
         return list(range(start, start + piece.size))
 
-    def encode(self, state, player: int) -> np.ndarray:
-        n = self.n
-        if not 0 <= player < n:
-            raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
+    def encode(self, state: IllegalState, player: int) -> np.ndarray:
+        """The observation of ``player``, a valid seat (core's ``State.observation`` checks it)."""
         key = (player, state.open_mask)
         index = self._cache.get(key)
         if index is None:
@@ -147,11 +149,11 @@ class IllegalEncoder:
         obs = state.np_buf[index] * self.scale
         if state.rounds_played:
             totals = state.totals
-            obs[self.totals_slice] = [t / 100_000 for t in totals[player:] + totals[:player]]
+            obs[self.totals_slice] = [t / EUROS for t in totals[player:] + totals[:player]]
         return obs
 
 
-def _scale(name: str, game):
+def _scale(name: str, game: IllegalGame) -> float | list[float]:
     n = game.num_players
     per_kind = [1.0 / c for c in game.kind_counts]
     if name in ("my_hand", "discard", "trade_give", "trade_want"):
@@ -163,7 +165,7 @@ def _scale(name: str, game):
     if name == "hand_size":
         return HAND_SCALE
     if name == "lost_turns":
-        return 0.5
+        return LOST_TURNS_SCALE
     if name == "deck":
         return 1.0 / sum(game.kind_counts)
     if name == "hands_played":

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .actions import FIRST_BUSINESS, FIRST_HASSLE, KIND_NAMES, NUM_BUSINESSES, NUM_KINDS
-from .rules import OVER, PASS, PHASE_NAMES
+from .vocab import OVER, PASS, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import IllegalState
 
 
-def _cards(counts) -> str:
+def _cards(counts: Iterable[int]) -> str:
     parts = [f"{KIND_NAMES[k]} x{c}" if c > 1 else KIND_NAMES[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) if parts else "-"
 
@@ -15,7 +21,7 @@ def _euros(x: int) -> str:
     return f"{x:,} EUR"
 
 
-def render(state, player: int | None = None) -> str:
+def render(state: IllegalState, player: int | None = None) -> str:
     g, n = state.game, state.n
     title = f"Illegal | hand {state.rounds_played + (state.phase != OVER)}"
     if g.config.target_score is not None:

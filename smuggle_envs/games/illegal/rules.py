@@ -1,8 +1,8 @@
 """Illegal's rules engine: config, Game and State.
 
-Quotations are from the rulebook (``shared/rules/illegal.txt``); "R4.n" refers to resolution n of
-section 4 of ``shared/rules/RESOLUTIONS.md``. ``docs/rules/illegal.md`` maps every rule and card to
-the code here and to its test, and records every interpretation with its reason.
+Quotations are from the rulebook; "R4.n" refers to resolution n of the rulebook resolutions.
+``docs/rules/illegal.md`` quotes both, maps every rule and card to the code here and to its test,
+and records every interpretation with its reason.
 
 A turn is a sequence of atomic decisions of the player to move (``active``): an optional trade
 offer, the turn's play (a card with its target and business choices, or a discard), free extras
@@ -12,19 +12,26 @@ reaction window, the business a victim loses, the card every player passes left 
 card, the answer to a trade. The flow (who decides next) depends only on public information, so
 it never reveals a hidden card; choices whose options are public and single are made
 automatically, choices from a hand are always asked.
+
+What other seats see of a decision (``action_to_string(action, viewer)``): everything but the
+card passed left after a Paranoia card, which goes face down ("each player passes a card face
+down to the player on his left"); cards played, discarded, offered and traded are all shown.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from functools import cached_property
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from ...core.checks import is_int
 from ...core.errors import ConfigError
-from ...core.fields import ByteFields, set_one_hot
-from ...core.game import TERMINAL, Game, GameConfig, State
+from ...core.fields import ByteGame, ByteState, set_one_hot
+from ...core.game import TERMINAL, GameConfig
+from ...core.layout import ObservationLayout
 from . import actions as A
 from .actions import (
     BRIBE,
@@ -41,65 +48,93 @@ from .actions import (
     RELATIVES,
 )
 from .data import IllegalData, load
-
-# Decision types, in the order of the ``phase`` observation piece.
-(TRADE_GIVE, TRADE_WANT, TRADE_PARTNER, TRADE_ANSWER, PLAY, EXTRA, TARGET, TAKE, PAY, LOSE, PASS, REACT) = range(12)
-NUM_PHASES = 12
-OVER = NUM_PHASES
-PHASE_NAMES = (
-    "trade: offer cards",
-    "trade: ask for cards",
-    "trade: choose the partner",
-    "answer a trade",
-    "play a card or discard",
-    "second legal business, extras or end the turn",
-    "choose a target",
-    "choose the business to take",
-    "choose the business card that pays the Bribe",
-    "choose the business to lose",
-    "pass a card to the left",
-    "Magnum: react or let it happen",
-    "game over",
-)
-
-# Card types (per kind), for the rules' dispatch.
-(
-    T_MARKET,
+from .encoder import IllegalEncoder, build_layout
+from .render import render
+from .vocab import (
+    AFTER_PARANOIA,
+    AFTER_TURN,
+    EUROS,
+    EXTRA,
+    LOSE,
+    LOSES_ALL,
+    LOSES_CODES,
+    LOSES_ONE,
+    LOSES_TOP,
+    LOSS_ANY,
+    LOSS_CODES,
+    LOSS_ILLEGAL,
+    LOSS_NONE,
+    NUM_PHASES,
+    OVER,
+    PASS,
+    PAY,
+    PHASE_NAMES,
+    PLAY,
+    REACT,
     T_ACCOUNTING,
+    T_BRIBE,
+    T_HASSLE,
     T_ILLEGAL,
     T_LEGAL,
-    T_HASSLE,
-    T_SOLUTION,
-    T_BRIBE,
-    T_PARANOIA,
-    T_TAKEOVER,
-    T_RELATIVES,
     T_MAGNUM,
-) = range(11)
-_TYPE_CODES = {
-    "market": T_MARKET,
-    "accounting": T_ACCOUNTING,
-    "illegal": T_ILLEGAL,
-    "legal": T_LEGAL,
-    "hassle": T_HASSLE,
-    "solution": T_SOLUTION,
-    "paranoia": T_PARANOIA,
-    "takeover": T_TAKEOVER,
-    "relatives": T_RELATIVES,
-    "magnum": T_MAGNUM,
-}
+    T_MARKET,
+    T_PARANOIA,
+    T_RELATIVES,
+    T_SOLUTION,
+    T_TAKEOVER,
+    TAKE,
+    TARGET,
+    TRADE_ANSWER,
+    TRADE_GIVE,
+    TRADE_PARTNER,
+    TRADE_WANT,
+    TYPE_CODES,
+    W_HASSLE,
+    W_TAKEOVER,
+)
 
-# Business lost at the end of each of the victim's turns (per hassle index).
-LOSS_NONE, LOSS_ILLEGAL, LOSS_ANY = 0, 1, 2
-_LOSS_CODES = {"none": LOSS_NONE, "illegal": LOSS_ILLEGAL, "any": LOSS_ANY}
-# What a Paranoia card costs on the table.
-LOSES_ONE, LOSES_TOP, LOSES_ALL = 0, 1, 2
-_LOSES_CODES = {"one": LOSES_ONE, "most expensive": LOSES_TOP, "all": LOSES_ALL}
-
-# Reaction windows (the ``window`` piece).
-W_TAKEOVER, W_HASSLE = 0, 1
-# What follows a forced business loss.
-AFTER_TURN, AFTER_PARANOIA = 0, 1
+__all__ = [  # the vocabulary stays importable from here (``from ...illegal.rules import PLAY``)
+    "AFTER_PARANOIA",
+    "AFTER_TURN",
+    "EXTRA",
+    "FULL_GAME",
+    "LOSE",
+    "LOSES_ALL",
+    "LOSES_ONE",
+    "LOSES_TOP",
+    "LOSS_ANY",
+    "LOSS_ILLEGAL",
+    "LOSS_NONE",
+    "NUM_PHASES",
+    "OVER",
+    "PASS",
+    "PAY",
+    "PHASE_NAMES",
+    "PLAY",
+    "REACT",
+    "TAKE",
+    "TARGET",
+    "TRADE_ANSWER",
+    "TRADE_GIVE",
+    "TRADE_PARTNER",
+    "TRADE_WANT",
+    "T_ACCOUNTING",
+    "T_BRIBE",
+    "T_HASSLE",
+    "T_ILLEGAL",
+    "T_LEGAL",
+    "T_MAGNUM",
+    "T_MARKET",
+    "T_PARANOIA",
+    "T_RELATIVES",
+    "T_SOLUTION",
+    "T_TAKEOVER",
+    "W_HASSLE",
+    "W_TAKEOVER",
+    "IllegalConfig",
+    "IllegalGame",
+    "IllegalState",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,9 +177,9 @@ class IllegalConfig(GameConfig):
     def validate(self, min_players: int, max_players: int) -> None:
         super().validate(min_players, max_players)
         n = self.num_players
-        if _bad_int(self.first_player) or not 0 <= self.first_player < n:
+        if not is_int(self.first_player) or not 0 <= self.first_player < n:
             raise ConfigError(f"first_player must be a seat in [0, {n}), got {self.first_player!r}")
-        if self.hand_size is not None and (_bad_int(self.hand_size) or not 1 <= self.hand_size <= 15):
+        if self.hand_size is not None and (not is_int(self.hand_size) or not 1 <= self.hand_size <= 15):
             raise ConfigError(f"hand_size must be None or an int from 1 to 15, got {self.hand_size!r}")
         for name, allowed in (
             ("refill", ("hand", "one")),
@@ -157,29 +192,27 @@ class IllegalConfig(GameConfig):
         for name in ("trading", "trade_unequal"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if _bad_int(self.trade_max) or not 1 <= self.trade_max <= 7:
+        if not is_int(self.trade_max) or not 1 <= self.trade_max <= 7:
             raise ConfigError(f"trade_max must be an int from 1 to 7, got {self.trade_max!r}")
-        if self.target_score is not None and (_bad_int(self.target_score) or self.target_score <= 0):
+        if self.target_score is not None and (not is_int(self.target_score) or self.target_score <= 0):
             raise ConfigError(f"target_score must be None or a positive int, got {self.target_score!r}")
-        if _bad_int(self.max_hands) or not 1 <= self.max_hands <= 255:
+        if not is_int(self.max_hands) or not 1 <= self.max_hands <= 255:
             raise ConfigError(f"max_hands must be an int from 1 to 255, got {self.max_hands!r}")
-
-
-def _bad_int(value) -> bool:
-    return isinstance(value, bool) or not isinstance(value, int)
 
 
 FULL_GAME = {"trading": True}
 """Options for the full game of the rulebook (trading on); the defaults are the training game."""
 
 
-class IllegalGame(Game):
+class IllegalGame(ByteGame):
     env_id = "illegal_v0"
     config_class = IllegalConfig
     min_players = 2
     max_players = 6
+    num_actions = A.NUM_ACTIONS
+    config: IllegalConfig
 
-    def __init__(self, config: IllegalConfig | None = None, **kwargs):
+    def __init__(self, config: IllegalConfig | None = None, **kwargs: Any):
         super().__init__(config, **kwargs)
         d: IllegalData = load()
         c = self.config
@@ -190,13 +223,13 @@ class IllegalGame(Game):
         self.kind_names = d.names
         self.kind_counts = d.counts
         self.deck_template = tuple(k for k in range(NUM_KINDS) for _ in range(d.counts[k]))
-        self.types = tuple(_TYPE_CODES[t] if k != BRIBE else T_BRIBE for k, t in enumerate(A.KIND_TYPES))
+        self.types = tuple(TYPE_CODES[t] if k != BRIBE else T_BRIBE for k, t in enumerate(A.KIND_TYPES))
         self.values = d.values  # per kind
         self.biz_values = tuple(d.values[FIRST_BUSINESS + b] for b in range(NUM_BUSINESSES))
         self.penalties = d.penalties
         self.lost_turns = d.lost_turns
-        self.loses = tuple(_LOSES_CODES.get(x, -1) for x in d.loses)
-        self.turn_loss = tuple(_LOSS_CODES[d.turn_loss[FIRST_HASSLE + h]] for h in range(NUM_HASSLES))
+        self.loses = tuple(LOSES_CODES.get(x, -1) for x in d.loses)
+        self.turn_loss = tuple(LOSS_CODES[d.turn_loss[FIRST_HASSLE + h]] for h in range(NUM_HASSLES))
         self.open_hand = tuple(d.open_hand[FIRST_HASSLE + h] for h in range(NUM_HASSLES))
         self.blocks_legal = tuple(d.blocks_legal[FIRST_HASSLE + h] for h in range(NUM_HASSLES))
         # a solution kind -> the hassle index it removes (-1: any, the Bribe)
@@ -206,22 +239,13 @@ class IllegalGame(Game):
         self.strict_discard = c.discard == "strict"
         self.masks: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> mask, shared
 
-    @property
-    def num_actions(self) -> int:
-        return A.NUM_ACTIONS
-
-    @cached_property
-    def observation_layout(self):
-        from .encoder import build_layout
-
+    def _build_layout(self) -> ObservationLayout:
         return build_layout(self)
 
-    @cached_property
-    def fields(self) -> ByteFields:
+    def _field_sizes(self) -> Iterable[tuple[str, int]]:
         """The state's small-integer facts, in one buffer the encoder gathers from."""
         n = self.num_players
-        f = ByteFields()
-        for name, size in (
+        return (
             ("phase", NUM_PHASES),
             ("active", n),
             ("decider", n),
@@ -245,19 +269,14 @@ class IllegalGame(Game):
             ("want", NUM_KINDS),
             ("partner", n),
             ("hands_played", 1),
-        ):
-            f.add(name, size)
-        return f
+        )
 
-    @cached_property
-    def encoder(self):
-        from .encoder import IllegalEncoder
-
+    def _make_encoder(self) -> IllegalEncoder:
         return IllegalEncoder(self)
 
     @property
     def score_scale(self) -> float:
-        return 100_000.0
+        return float(EUROS)
 
     def kind(self, card: int | str) -> int:
         return A.kind(card)
@@ -272,7 +291,7 @@ class IllegalGame(Game):
 _LET_PASS_ONLY = (A.LET_PASS,)
 
 
-class IllegalState(State):
+class IllegalState(ByteState[IllegalGame]):
     """An Illegal position.
 
     Per-seat counts (hands, tables, markets, hand sizes, lost turns, what each seat knows of each
@@ -282,6 +301,22 @@ class IllegalState(State):
     traded or seen in an open hand, and not seen to leave since): a lower bound that only
     information ``o`` has can change.
     """
+
+    _lists = ("deck", "totals", "hassle", "nbiz", "nill", "pending", "options", "asked", "pass_order")
+    _legal: tuple[int, ...] | None  # the legal actions, cached until the phase or the decider changes
+    phase: int
+    active: int  # whose turn it is
+    decider: int  # who decides now
+    card: int  # the card being resolved, -1 = none
+    target: int  # its target, -1 = none
+    biz: int  # the business being taken, -1 = none
+    open_mask: int  # bit q: seat q plays with an open hand (Tax Inspection)
+    hassle: list[int]  # per seat: the hassle index on its Market Open, -1 = none
+    nbiz: list[int]  # per seat: businesses on its table
+    nill: list[int]  # per seat: illegal businesses on its table
+    options: list[int]  # the choices of the pending decision (targets, businesses, partners)
+    asked: list[int]  # the seats asked in the Magnum reaction window, in order
+    pass_order: list[int]  # the seats passing a card left, in order
 
     def __init__(self, game: IllegalGame, seed: int | None):
         super().__init__(game, seed)
@@ -316,15 +351,12 @@ class IllegalState(State):
         self.known = [[known[(o * n + q) * K : (o * n + q + 1) * K] for q in range(n)] for o in range(n)]
 
     # ----- setters that keep the one-hot fields in step ------------------------------------
-    def _set_phase(self, phase: int) -> None:
-        f = self.f_phase
-        if self.phase < OVER:
-            f[self.phase] = 0
-        if phase < OVER:
-            f[phase] = 1
-        self.phase = phase
-        self._legal = None
-
+    # Plain attributes with setters, not core's ``Phase``/``OneHot`` descriptors: CPython 3.11
+    # does not specialise attribute reads shadowed by a data descriptor, and ``phase`` and
+    # ``decider`` are read at every decision. Measured (random play, 4 players, engine and
+    # observation, CPU time, best of 3 x 60,000 decisions, interleaved runs): 160,000-169,500
+    # decisions/s with these setters (as before) against 150,500-154,000 with the descriptors
+    # (-6%). Alone, a read of a descriptor-backed attribute took 38 ns against 13 ns.
     def _set_decider(self, seat: int) -> None:
         set_one_hot(self.f_decider, self.decider, seat)
         self.decider = seat
@@ -381,13 +413,17 @@ class IllegalState(State):
         top = max((g.values[k] for k in BUSINESS_KINDS if hand[k]), default=0)
         return self.table_value(q) - penalty - top
 
-    def _observation(self, player: int) -> np.ndarray:
-        return self.game.encoder.encode(self, player)
-
     def _render(self, player: int | None) -> str:
-        from .render import render
-
         return render(self, player)
+
+    def _public_action_string(self, action: int) -> str:
+        """What a seat other than the decider sees: the card passed left after a Paranoia card
+        goes face down (the receiver finds it in his hand once every player has chosen); every
+        other decision shows its card or choice."""
+        if self.phase == PASS:
+            s = self.decider
+            return f"player {s} chooses a card to pass face down to player {(s + 1) % self.n}"
+        return super()._public_action_string(action)
 
     def hand_cards(self, q: int) -> list[int]:
         hand = self.hands[q]
@@ -398,14 +434,11 @@ class IllegalState(State):
         return bool(self.open_mask >> q & 1)
 
     # ----- legal actions ---------------------------------------------------------------------
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[int, ...]:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
-
-    def _is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
 
     def _compute_legal(self) -> tuple[int, ...]:
         phase = self.phase
@@ -1033,10 +1066,10 @@ class IllegalState(State):
         self.main_used = self.bonus_used = False
         self.magnum_actor = self.window = self.partner = -1
         self.n_give = self.n_want = 0
-        self.options: list[int] = []
-        self.asked: list[int] = []
+        self.options = []
+        self.asked = []
         self.ask_i = self.pass_i = 0
-        self.pass_order: list[int] = []
+        self.pass_order = []
         self.lose_after = AFTER_TURN
         self._legal = None
         self.deck = list(g.deck_template)
@@ -1063,7 +1096,15 @@ class IllegalState(State):
 
     # ----- scenarios -------------------------------------------------------------------------
     def arrange(
-        self, hands=None, tables=None, markets=None, hassles=None, stock=None, discards=None, skip=None, active=None
+        self,
+        hands: Mapping[int, Sequence[str | int]] | None = None,
+        tables: Mapping[int, Sequence[str | int]] | None = None,
+        markets: Iterable[int] | None = None,
+        hassles: Mapping[int, str | int] | None = None,
+        stock: Sequence[str | int] | None = None,
+        discards: Iterable[str | int] | None = None,
+        skip: Mapping[int, int] | None = None,
+        active: int | None = None,
     ) -> None:
         """Scenario hook for tests and tutorials: before the first action, lay out a position.
 
@@ -1080,7 +1121,7 @@ class IllegalState(State):
         hands, tables, hassles = dict(hands or {}), dict(tables or {}), dict(hassles or {})
         pool = list(g.deck_template)
 
-        def take(card):
+        def take(card: str | int) -> int:
             k = g.kind(card)
             if k not in pool:
                 raise ValueError(f"no {g.kind_names[k]} card left to place")
@@ -1130,33 +1171,13 @@ class IllegalState(State):
         self._start_turn(first)
         self._not_replayable = "its position was laid out with arrange()"
 
-    # ----- copies ----------------------------------------------------------------------------
-    def clone(self) -> IllegalState:
-        new = object.__new__(IllegalState)
-        d = new.__dict__
-        d.update(self.__dict__)
-        new.buf = bytearray(self.buf)
-        new._bind()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.history = list(self.history)
-        new.deck = list(self.deck)
-        new.totals = list(self.totals)
-        new.hassle = list(self.hassle)
-        new.nbiz = list(self.nbiz)
-        new.nill = list(self.nill)
-        new.pending = list(self.pending)
-        new.options = list(self.options)
-        new.asked = list(self.asked)
-        new.pass_order = list(self.pass_order)
-        return new
-
+    # ----- copies (``clone`` is core's: the buffer, RNG, history and ``_lists``) --------------
     def _resample(self, player: int, rng: random.Random) -> IllegalState:
         """Redraw what ``player`` cannot see: the other closed hands (keeping the cards it knows
         are there), the stock's order, the cards others have chosen to pass and not yet passed,
         and the state's own RNG. Open hands (Tax Inspection) stay as they are."""
         new = self.clone()
-        new.rng = random.Random(rng.getrandbits(64))
+        new.rng = self._fresh_rng(rng)
         if self.phase == OVER:
             rng.shuffle(new.deck)
             return new

@@ -175,8 +175,8 @@ def _ciq_facts() -> Facts:
         variant={"ace_is_face": True},
         deal=("stock",),
         game_length_at_least=30,
-        shared_by_clones=("winners",),  # CIQState.clone(): "never changed in place"
-        # CIQState.arrange() leaves the state replayable (as another game), so it is not given here.
+        shared_by_clones=("winners", "last_fire"),  # replaced whole, never changed in place
+        arrange=lambda state: state.arrange(hands={0: ["Ac", "7h"]}),
         check=_check("ciq", "_checks", "check_state"),
         known=lambda s, p: (
             s.hand[p].tolist(),
