@@ -39,7 +39,6 @@ Parameters (constructor keywords):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -62,14 +61,17 @@ from smuggle_envs.games.ciq.vocab import (
     TOLERANCE_SCALE,
 )
 
+from .base import RuleAgent, legal_of
+
 # Keeping order for cards given away from hand: higher = kept longer.
 _KEEP = [20 - (k % NUM_RANKS) if k % NUM_RANKS < JACK_RANK else 30 + k % NUM_RANKS for k in range(JOKER)] + [100]
 
 
-class CIQRuleAgent:
+class CIQRuleAgent(RuleAgent):
     """Planning rules over the observation; see the module docstring."""
 
     name = "rule"
+    env_id = "ciq_v0"
 
     def __init__(
         self,
@@ -84,13 +86,10 @@ class CIQRuleAgent:
         search_nodes: int = 400,
         noise: float = 0.0,
     ):
-        if game.env_id != "ciq_v0":
-            raise ValueError(f"CIQRuleAgent plays ciq_v0, not {game.env_id}")
-        self.rng = random.Random(seed)
+        super().__init__(game, seed)
         self.leader_weight, self.sabotage_margin = leader_weight, sabotage_margin
         self.hire_gain, self.fire_threshold, self.fire_discount = hire_gain, fire_threshold, fire_discount
         self.search_nodes, self.noise = search_nodes, noise
-        self.n = game.num_players
         self.copies = tuple(game.kind_counts)
         self.total_cards = game.total_cards
         self.values = tuple(game.values)
@@ -98,18 +97,10 @@ class CIQRuleAgent:
         cfg = game.config
         self.joker_opens = cfg.joker_opens_shipment
         self.bribed_face_wipes = cfg.bribed_face_wipes
-        layout = game.observation_layout
-        self._slices = {piece.name: layout.slice(piece.name) for piece in layout.pieces}
 
     # ----- Agent protocol ----------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng.seed(seed)
-
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action: this agent is not to act")
+        legal = legal_of(action_mask)
         if self.noise and self.rng.random() < self.noise:
             return int(legal[self.rng.randrange(legal.size)])
         obs = _Obs(self, observation)

@@ -36,7 +36,6 @@ the same seed and observations give the same actions.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +60,8 @@ from smuggle_envs.games.humble_smuggle.vocab import (
     ZERO,
 )
 
+from .base import RuleAgent, legal_of
+
 if TYPE_CHECKING:
     from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame
 
@@ -69,10 +70,11 @@ W = NUM_WHITE
 PLAY_VALUE = {ADD: 0.6, ZERO: 1.0, DOUBLE: 0.8, SHIELD: 1.3}
 
 
-class HumbleSmuggleRuleAgent:
+class HumbleSmuggleRuleAgent(RuleAgent):
     """Card values and Monte Carlo discard odds; see the module docstring."""
 
     name = "rule"
+    env_id = "humble_smuggle_v0"
 
     def __init__(
         self,
@@ -84,29 +86,18 @@ class HumbleSmuggleRuleAgent:
         draw_value: float = 0.8,
         attack_margin: float = 0.5,
     ) -> None:
-        if game.env_id != "humble_smuggle_v0":
-            raise ValueError(f"HumbleSmuggleRuleAgent plays humble_smuggle_v0, not {game.env_id}")
+        super().__init__(game, seed)
         self.game = game
-        self.n = game.num_players
-        self.rng = random.Random(seed)
         self.samples, self.keep_weight = samples, keep_weight
         self.draw_value, self.attack_margin = draw_value, attack_margin
         self.points, self.symbol, self.draws, self.rule_of = game.points, game.symbol, game.draws, game.rule_of
         self.effect, self.amount = game.effect, game.amount
         self.safe_min = game.safe_zone_min
         self.by_values = game.config.discard_count == "values"
-        layout = game.observation_layout
-        self._slices = {p.name: layout.slice(p.name) for p in layout.pieces}
 
     # ----- Agent protocol ----------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng.seed(seed)
-
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action: this agent is not to act")
+        legal = legal_of(action_mask)
         if legal.size == 1:
             return int(legal[0])
         obs = self._read(observation)

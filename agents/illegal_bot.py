@@ -32,7 +32,6 @@ Randomness (ties only) comes from the agent's own ``random.Random``, seeded by `
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import numpy as np
@@ -81,38 +80,30 @@ from smuggle_envs.games.illegal.vocab import (
     TRADE_WANT,
 )
 
+from .base import RuleAgent, legal_of
+
 SOLVES = {INFORMANT: H_RAID, MISTER_ZERO: H_PROTECTION, WHITE_COAT: H_TAX, ALIBI: H_VACATION}
 TURN_VALUE = 8000  # what a turn of play is worth, roughly
 
 
-class IllegalRuleAgent:
+class IllegalRuleAgent(RuleAgent):
     """Euro-priced rules over the public table and its own hand; see the module docstring."""
 
     name = "rule"
+    env_id = "illegal_v0"
 
     def __init__(self, game, seed: int | None = None, *, accounting_margin: int = 20_000, magnum_min_value: int = 5000):
-        if game.env_id != "illegal_v0":
-            raise ValueError(f"IllegalRuleAgent plays illegal_v0, not {game.env_id}")
-        self.rng = random.Random(seed)
+        super().__init__(game, seed)
         self.accounting_margin = accounting_margin
         self.magnum_min_value = magnum_min_value
-        self.n = game.num_players
         self.counts = np.asarray(game.kind_counts, np.float64)
         self.values = tuple(game.data.values)
         self.penalties = tuple(game.data.penalties)
         self.biz_values = np.asarray([self.values[FIRST_BUSINESS + b] for b in range(NUM_BUSINESSES)], np.float64)
-        layout = game.observation_layout
-        self._slices = {piece.name: layout.slice(piece.name) for piece in layout.pieces}
 
     # ----- Agent protocol ----------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng.seed(seed)
-
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask).tolist()
-        if not legal:
-            raise ValueError("the action mask has no legal action: this agent is not to act")
+        legal = legal_of(action_mask).tolist()
         if len(legal) == 1:
             return legal[0]
         v = self._read(observation)

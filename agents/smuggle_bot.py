@@ -49,7 +49,6 @@ the same seed and observations give the same actions.
 
 from __future__ import annotations
 
-import random
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -72,14 +71,17 @@ from smuggle_envs.games.smuggle.vocab import (
 )
 from smuggle_envs.games.smuggle.vocab import NUM_SEARCH_RECORDS as NUM_RECORDS
 
+from .base import RuleAgent
+
 if TYPE_CHECKING:
     from smuggle_envs.games.smuggle.rules import SmuggleGame
 
 
-class SmuggleRuleAgent:
+class SmuggleRuleAgent(RuleAgent):
     """Expected-value rules over public records; see the module docstring."""
 
     name = "rule"
+    env_id = "smuggle_v0"
 
     def __init__(
         self,
@@ -100,9 +102,7 @@ class SmuggleRuleAgent:
         inherit_weight: float = 1.0,
         search_noise: float = 0.0,
     ) -> None:
-        if game.env_id != "smuggle_v0":
-            raise ValueError(f"SmuggleRuleAgent plays smuggle_v0, not {game.env_id}")
-        self.rng = random.Random(seed)
+        super().__init__(game, seed)
         self.risk, self.bluff_rate = risk, bluff_rate
         self.false_bag_rate, self.false_bag_min_duty = false_bag_rate, false_bag_min_duty
         self.empty_caution, self.liar_empty_share = empty_caution, liar_empty_share
@@ -112,7 +112,6 @@ class SmuggleRuleAgent:
         self.inherit_weight, self.search_noise = inherit_weight, search_noise
 
         d = game.data
-        self.n = game.num_players
         self.duties = tuple(d.duties)
         self.fines = tuple(d.fines) + (0, 0)  # the Bag and luggage carry no fine
         self.kind_counts = tuple(game.kind_counts)  # cards of each kind in the pack
@@ -126,34 +125,7 @@ class SmuggleRuleAgent:
         # Discard preference: the Bag (forced anyway), items by falling fine, luggage last.
         self._discard_order = (BAG, *sorted(range(NUM_ITEMS), key=lambda k: -self.fines[k]), LUGGAGE)
 
-        # Where each piece lives in the flat observation: the same slices layout.get uses,
-        # looked up once here because act() runs hundreds of times a game.
-        layout = game.observation_layout
-        self._slices = {
-            name: layout.slice(name)
-            for name in (
-                "phase",
-                "officer",
-                "holder",
-                "active",
-                "my_hand",
-                "known_in_hand",
-                "declaration",
-                "bag_claim",
-                "suitcase",
-                "deck",
-                "round",
-                "declarations",
-                "mean_declared_duty",
-                "search_record",
-            )
-        }
-
     # ----- Agent protocol ----------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng.seed(seed)
-
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         obs = _Obs(self, observation)
         phase = obs.phase
