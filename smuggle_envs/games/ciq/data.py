@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 
-from ...core.errors import DataError
+from ...core.data import data_error, parsing, read_json
 from .actions import RANK_NAMES, SUITS
 
 DATA_FILE = "ciq.json"
@@ -30,10 +28,8 @@ class CIQData:
 
 def load(text: str | None = None) -> CIQData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
-    if text is None:
-        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
-    try:
-        raw = json.loads(text)
+    raw = read_json(__package__, DATA_FILE, text)
+    with parsing(DATA_FILE):
         ranks = raw["ranks"]
         data = CIQData(
             suits=tuple(raw["suits"]),
@@ -48,15 +44,13 @@ def load(text: str | None = None) -> CIQData:
             min_players=raw["players"]["min"],
             max_players=raw["players"]["max"],
         )
-    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{DATA_FILE}: malformed ({exc!r})") from exc
     _validate(data)
     return data
 
 
 def _validate(d: CIQData) -> None:
     def fail(msg: str) -> None:
-        raise DataError(f"{DATA_FILE}: {msg}")
+        raise data_error(DATA_FILE, msg)
 
     ints = [*d.values, d.jokers_per_deck, d.decks_per_player, d.hand_size, d.min_players, d.max_players]
     if any(isinstance(x, bool) or not isinstance(x, int) for x in ints):

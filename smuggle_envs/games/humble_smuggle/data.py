@@ -9,11 +9,9 @@ cards) and the two cells its figure shows (card 4, card 62), plus everything the
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass
-from importlib import resources
 
-from ...core.errors import DataError
+from ...core.data import data_error, parsing, read_json
 
 DATA_FILE = "humble_smuggle.json"
 
@@ -66,10 +64,8 @@ class HumbleData:
 
 def load(text: str | None = None) -> HumbleData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
-    if text is None:
-        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
-    try:
-        raw = json.loads(text)
+    raw = read_json(__package__, DATA_FILE, text)
+    with parsing(DATA_FILE):
         black, setup = raw["black"], raw["setup"]
         data = HumbleData(
             symbols=tuple(raw["symbols"]),
@@ -87,8 +83,6 @@ def load(text: str | None = None) -> HumbleData:
             black_limit=setup["black_limit"],
             set_points={int(k): v for k, v in raw["set_points"].items()},
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSONDecodeError is a ValueError
-        raise DataError(f"{DATA_FILE}: malformed ({exc!r})") from exc
     _validate(data)
     return data
 
@@ -99,7 +93,7 @@ def _is_int(x) -> bool:
 
 def _validate(d: HumbleData) -> None:
     def fail(msg: str) -> None:
-        raise DataError(f"{DATA_FILE}: {msg}")
+        raise data_error(DATA_FILE, msg)
 
     ints = [
         d.end_value,

@@ -7,11 +7,9 @@ the rulebook's card list (106 playable cards) and against what the engine can re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 
-from ...core.errors import DataError
+from ...core.data import data_error, parsing, read_json
 from .actions import (
     BUSINESS_KINDS,
     HASSLE_KINDS,
@@ -52,10 +50,8 @@ class IllegalData:
 
 def load(text: str | None = None) -> IllegalData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
-    if text is None:
-        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    try:
-        raw = json.loads(text)
+    raw = read_json(__package__, DATA_FILE, text)
+    with parsing(DATA_FILE):
         cards = raw["cards"]
         if not isinstance(cards, list):
             raise TypeError("'cards' must be a list")
@@ -88,8 +84,6 @@ def load(text: str | None = None) -> IllegalData:
             overview_cards=raw["overview_cards"],
             hand_size=raw["hand_size"],
         )
-    except (KeyError, TypeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{DATA_FILE}: malformed ({exc!r})") from exc
     _validate(data)
     return data
 
@@ -102,7 +96,7 @@ def _choice(card: dict, key: str, allowed: tuple[str, ...]) -> str:
 
 
 def _fail(msg: str) -> None:
-    raise DataError(f"{DATA_FILE}: {msg}")
+    raise data_error(DATA_FILE, msg)
 
 
 def _validate(d: IllegalData) -> None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 
-from ...core.errors import DataError
+from ...core.data import data_error, parsing, read_json
 from .vocab import DUTY_UNIT
 
 DATA_FILE = "smuggle.json"
@@ -31,10 +29,8 @@ class SmuggleData:
 
 def load(text: str | None = None) -> SmuggleData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
-    if text is None:
-        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text()
-    try:
-        raw = json.loads(text)
+    raw = read_json(__package__, DATA_FILE, text)
+    with parsing(DATA_FILE):
         items = raw["items"]
         data = SmuggleData(
             item_names=tuple(i["name"] for i in items),
@@ -51,15 +47,13 @@ def load(text: str | None = None) -> SmuggleData:
             money_per_player=raw["money"]["per_player"],
             denomination=raw["money"]["denomination"],
         )
-    except (KeyError, TypeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{DATA_FILE}: malformed ({exc!r})") from exc
     _validate(data)
     return data
 
 
 def _validate(d: SmuggleData) -> None:
     def fail(msg: str) -> None:
-        raise DataError(f"{DATA_FILE}: {msg}")
+        raise data_error(DATA_FILE, msg)
 
     ints = [
         *d.item_counts,
