@@ -64,11 +64,18 @@ protocol and unused.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from smuggle_envs.games.import_export import actions as A
-from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.vocab import (
+    CONTRACT,
+    IMPORT,
+    LOAD,
+    NUM_ACTION_TYPES,
+    NUM_TYPES,
     P_BID,
     P_CONTRACT_CARD,
     P_CONTRACT_SHIP,
@@ -85,11 +92,15 @@ from smuggle_envs.games.import_export.rules import (
     P_WILD1,
     P_WILD2,
     P_WILD_ACTION,
+    PIRATE,
+    SHIP_FEATURES,
+    SUPPLY,
 )
 
-CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
-T = len(GOOD_TYPES)
-SHIP_FEATURES = 1 + 2 * T + 1
+if TYPE_CHECKING:
+    from smuggle_envs.games.import_export import ImportExportGame
+
+T = NUM_TYPES
 # What one card of each action is worth in the imports: an extra action of that type whenever
 # it is declared. Load and Supply turn cards into credits; Pirate brings free containers.
 IMPORT_WORTH = {CONTRACT: 2.0, LOAD: 3.0, IMPORT: 1.0, PIRATE: 2.5, SUPPLY: 2.5}
@@ -126,6 +137,31 @@ class View:
         "ships",
         "sold",
     )
+    actions_left: int
+    all_goods: list[list[int]]
+    at_sea: list[int]
+    bidders: list[bool]
+    busy: int
+    colour: int
+    counts: list[int]
+    credits: int
+    declared: int
+    fresh_room: int
+    goods: list[int]
+    goods_cap: int
+    hand: list[int]
+    harbor: list[int]
+    import_ship: int
+    imports: list[int]
+    imports_cap: int
+    island: list[int]
+    n_imports: int
+    open: dict[int, list[int]]
+    open_colours: set[int]
+    pending: int
+    phase: int
+    ships: list[tuple[bool, list[int], list[int], int]]  # at sea, required, loaded, containers
+    sold: bool
 
 
 class ImportExportRuleAgent:
@@ -135,14 +171,14 @@ class ImportExportRuleAgent:
 
     def __init__(
         self,
-        game,
+        game: ImportExportGame,
         seed: int | None = None,
         *,
         card_value: float = 0.0,
         draw_value: float = 0.0,
         complete_bonus: float = 4.0,
         bid_share: float = 0.4,
-    ):
+    ) -> None:
         if game.env_id != "import_export_v0":
             raise ValueError(f"ImportExportRuleAgent plays import_export_v0, not {game.env_id}")
         self.game = game
@@ -169,7 +205,7 @@ class ImportExportRuleAgent:
         """Nothing to reset: the bot is a function of its observation."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask).tolist()
+        legal: list[int] = np.flatnonzero(action_mask).tolist()
         if not legal:
             raise ValueError("the action mask has no legal action: this agent is not to act")
         if len(legal) == 1:
@@ -192,17 +228,18 @@ class ImportExportRuleAgent:
     def _read(self, obs: np.ndarray) -> View:
         s, n = self._slices, self.n
 
-        def piece(name):
+        def piece(name: str) -> np.ndarray:
             return obs[s[name]]
 
-        def ids(name):
-            return np.flatnonzero(piece(name) > 0.5).tolist()
+        def ids(name: str) -> list[int]:
+            found: list[int] = np.flatnonzero(piece(name) > 0.5).tolist()
+            return found
 
-        def hot(name):
+        def hot(name: str) -> int:
             p = piece(name)
             return int(np.argmax(p)) if p.any() else -1
 
-        def counts(values, scale):
+        def counts(values: np.ndarray, scale: int) -> Any:
             return np.rint(values * scale).astype(int).tolist()
 
         v = View()
@@ -211,7 +248,7 @@ class ImportExportRuleAgent:
         v.counts = self._colours(v.hand)
         v.credits = round(float(piece("credits")[0]) * 50)
         v.colour = int(np.argmax(piece("colour")[:6]))
-        v.imports = counts(piece("imports_by_action")[: len(ACTIONS)], 4)
+        v.imports = counts(piece("imports_by_action")[:NUM_ACTION_TYPES], 4)
         v.n_imports = sum(v.imports)
         v.all_goods = counts(piece("goods").reshape(n, T), 4)
         v.goods = v.all_goods[0]
@@ -248,7 +285,7 @@ class ImportExportRuleAgent:
     def _room(self, v: View, j: int) -> int:
         return self.max_load - sum(v.ships[j][1])
 
-    def _colours(self, cards) -> list[int]:
+    def _colours(self, cards: Iterable[int]) -> list[int]:
         counts = [0] * T
         for c in cards:
             counts[self.ctype[c]] += 1
@@ -277,7 +314,7 @@ class ImportExportRuleAgent:
         return min(cards, key=lambda c: (self._keep(v, c, counts), c))
 
     @staticmethod
-    def _cards(legal: list[int], pool) -> list[int]:
+    def _cards(legal: list[int], pool: Iterable[int]) -> list[int]:
         """The cards of ``pool`` that ``legal`` offers (powers may offer other cards, such as an
         "any time" power of a completed shipment, and numbered options; the bot leaves those)."""
         pool = set(pool)
@@ -420,7 +457,7 @@ class ImportExportRuleAgent:
     def _lead(self, v: View, legal: list[int]) -> int:
         hand = v.hand
         best, best_value = self._draw_option(v, legal)
-        for a in range(len(ACTIONS)):
+        for a in range(NUM_ACTION_TYPES):
             cards = [c for c in hand if self.caction[c] == a and A.CARD + c in legal]
             if not cards:
                 continue
@@ -429,11 +466,11 @@ class ImportExportRuleAgent:
             value = self._action_value(v, a, rest, 1 + v.imports[a]) - self._keep(v, c, v.counts)
             if value > best_value:
                 best, best_value = A.CARD + c, value
-        if A.WILD in legal and self._best_wild(v, range(len(ACTIONS)))[2] > best_value:
+        if A.WILD in legal and self._best_wild(v, range(NUM_ACTION_TYPES))[2] > best_value:
             best = A.WILD
         return best
 
-    def _best_wild(self, v: View, actions) -> tuple[tuple[int, int], int, float]:
+    def _best_wild(self, v: View, actions: Iterable[int]) -> tuple[tuple[int, int], int, float]:
         """The least useful same-colour pair and the action it is best played for."""
         hand = v.hand
         best = ((-1, -1), -1, -1e9)
@@ -472,7 +509,7 @@ class ImportExportRuleAgent:
         if not cards:
             return legal[0]
         if v.phase == P_WILD1:
-            actions = (v.declared,) if v.declared >= 0 else range(len(ACTIONS))
+            actions = (v.declared,) if v.declared >= 0 else range(NUM_ACTION_TYPES)
             pair = self._best_wild(v, actions)[0]
             if pair[0] in cards:
                 return A.CARD + pair[0]
@@ -483,7 +520,7 @@ class ImportExportRuleAgent:
         if not actions:
             return legal[0]
 
-        def worth(x):
+        def worth(x: int) -> float:
             a = x - A.ACTION
             return self._action_value(v, a, v.hand, 1 + v.imports[a])
 
@@ -500,7 +537,7 @@ class ImportExportRuleAgent:
     def _contract_ship(self, v: View, legal: list[int]) -> int:
         c = v.pending
 
-        def score(a):
+        def score(a: int) -> tuple[int, int, int]:
             _, req, loaded, _ = v.ships[(a - A.SHIP) % 2]
             # Containers left by a discarded contract may fill the new one.
             spare = sum(min(k, max(h - r, 0)) for k, h, r in zip(self.need[c], loaded, req)) if c >= 0 else 0
@@ -514,7 +551,7 @@ class ImportExportRuleAgent:
         if not cards:
             return A.DONE if A.DONE in legal else legal[0]
 
-        def steps_left(c):
+        def steps_left(c: int) -> int:
             t = self.ctype[c]
             return min((sum(v.open[j]) for j in v.harbor if v.open[j][t]), default=99)
 
@@ -583,7 +620,7 @@ class ImportExportRuleAgent:
         seats = [p for p in range(n) if {(s - 2 * p) % (2 * n) for s in offered} == sea] or list(range(n))
         bidding = v.bidders[0]
 
-        def worth(a):
+        def worth(a: int) -> float:
             total = 0.0
             for p in seats:
                 j = (a - A.SHIP - 2 * p) % (2 * n)
@@ -612,7 +649,7 @@ class ImportExportRuleAgent:
         room = v.goods_cap - sum(v.goods)
         imports_room = v.imports_cap - v.n_imports
 
-        def worth(c):
+        def worth(c: int) -> float:
             goods = self._good_worth(v, self.ctype[c]) if room > 0 else 0.0
             imports = self._import_card_worth(c) if imports_room > 0 else 0.0
             return max(goods, imports)

@@ -36,11 +36,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from smuggle_envs import make_game
+from smuggle_envs.core.driver import BaseObserver, Driver, replay_policy
+from smuggle_envs.core.game import Game, State
+from smuggle_envs.games.import_export import ImportExportState
+from smuggle_envs.games.import_export import actions as A
+from smuggle_envs.games.import_export.powers import modifiers as M
+from smuggle_envs.games.import_export.vocab import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE
 from training.match import format_table
 
 from .analytics_common import PerAgentAnalysis, _ci, _money, _pct, _rate, plot_panels
+
+Note = tuple[Any, ...]
+"""What one decision tells the analysis: ``(kind, ...)``, kind "ship", "bids", "pick" or "zone"."""
+Resolution = tuple[int, int, list[int], int, int, int]
+"""An import round resolved: (winner, price, tied bidders, paid, owner fee, containers to take)."""
 
 
 @dataclass
@@ -88,7 +101,7 @@ class ImportExportAgentStats:
     def ships_won(self) -> int:
         return self.won + self.free
 
-    def row(self) -> dict[str, float]:
+    def row(self) -> dict[str, str | float]:
         return {
             "agent": self.name,
             "import_rounds": self.rounds,
@@ -136,17 +149,14 @@ class _Won:
     winner: int
     ship: int  # -1: the supply island
     sealed: bool
-    bids: dict  # seat -> credits bid (sealed rounds)
-    left: int  # containers still to place
+    bids: dict[int, int] = field(default_factory=dict)  # seat -> credits bid (sealed rounds)
+    left: int = 0  # containers still to place
     checked: bool = False
 
 
-def _resolve(st, s: int, bidders: Sequence[int], bids: dict) -> tuple:
+def _resolve(st: ImportExportState, s: int, bidders: Sequence[int], bids: dict[int, int]) -> Resolution:
     """The engine's resolution of an Import round on ship ``s`` (``r_bid``, ``_won``), read from
     the state just before it: (winner, price, tied, paid, owner fee, containers to take)."""
-    from smuggle_envs.games.import_export.powers import modifiers as M
-    from smuggle_envs.games.import_export.rules import ISLAND
-
     if len(bidders) == 1:
         winner, price, tied = bidders[0], 0, [bidders[0]]
     else:
@@ -164,14 +174,13 @@ def _resolve(st, s: int, bidders: Sequence[int], bids: dict) -> tuple:
     return winner, price, tied, paid, fee, min(M.import_take(st, winner), len(source))
 
 
-def _note(st, action: int):
+def _note(st: ImportExportState, action: int) -> Note | None:
     """What a decision about to be applied tells, read from the state before it (None: nothing
     this analysis counts)."""
-    from smuggle_envs.games.import_export import actions as A
-    from smuggle_envs.games.import_export.powers import modifiers as M
-    from smuggle_envs.games.import_export.rules import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_SHIP, P_IMPORT_ZONE
-
-    phase, player, options, ctx, _public = st.ask
+    ask = st.ask
+    if ask is None:
+        return None
+    phase, player, options, ctx, _public = ask
     if phase == P_IMPORT_SHIP:
         s = ISLAND if action == M.OPT_ISLAND else action - A.SHIP
         bidders = list(st.bidders)
@@ -192,9 +201,9 @@ def _note(st, action: int):
     return None
 
 
-class ImportExportAnalysis(PerAgentAnalysis):
+class ImportExportAnalysis(PerAgentAnalysis, BaseObserver):
     """Sealed Import bids, ships won and the leader's ship picks of Import / Export games; see
-    the module docstring for the definitions."""
+    the module docstring for the definitions. It is the observer of the games it replays."""
 
     title = "sealed_bids"
     stats_class = ImportExportAgentStats
@@ -203,43 +212,53 @@ class ImportExportAnalysis(PerAgentAnalysis):
         super().__init__(names)
         self.mismatches = 0  # engine reveals that disagree with our resolution
         self._open: _Won | None = None  # the last round resolved, its containers being placed
+        self._seats: list[ImportExportAgentStats] = []  # the stats of each seat of the game replayed
 
-    def add_game(self, env_id: str, config: dict, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
-        from smuggle_envs import make_game
+    def add_game(
+        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
+    ) -> None:
+        self._replay(make_game(env_id, **config), actions, seating, seed=seed)
 
-        self.add_state(make_game(env_id, **config).new_initial_state(seed), actions, seating)
-
-    def add_state(self, state, actions: Sequence[int], seating: Sequence[str]) -> None:
+    def add_state(self, state: ImportExportState, actions: Sequence[int], seating: Sequence[str]) -> None:
         """Apply ``actions`` to ``state`` (a new game from its seed, or a position laid out with
         ``arrange``), counting every Import decision, those the engine applies by itself too."""
+        self._replay(state.game, actions, seating, state=state)
+
+    def _replay(
+        self,
+        game: Game,
+        actions: Sequence[int],
+        seating: Sequence[str],
+        seed: int | None = None,
+        state: ImportExportState | None = None,
+    ) -> None:
+        """Play ``actions`` back on a driver (stopping when they run out: a stored game may have
+        been cut short), this analysis observing."""
         self.games += 1
-        stats = [self._stat(name) for name in seating]
-        auto: list[tuple] = []  # (ask, note): decisions with one public option
-        engine_ask = state._ask
-
-        def ask(phase, player, options, ctx=(), public=False):
-            engine_ask(phase, player, options, ctx, public)
-            if public and len(options) == 1:  # the engine applies it at once (``_run``)
-                note = _note(state, options[0])
-                if note is not None:
-                    auto.append((state.ask, note))
-
-        state._ask = ask
+        self._seats = [self._stat(name) for name in seating]
         self._open = None
+        driver = Driver(game, max_decisions=len(actions) or None, observers=[self])
+        live = driver.reset(seed, state=state)
         try:
-            for action in actions:
-                note = _note(state, action)
-                state.apply_action(action)
-                if note is not None:
-                    self._count(note, stats)
-                for pending, note in auto:
-                    if pending is not state.ask:  # else the game ended before applying it
-                        self._count(note, stats)
-                auto.clear()
+            if actions:
+                driver.play(replay_policy(actions))
         finally:
-            del state._ask
+            if isinstance(live, ImportExportState) and self.on_action in live.auto_listeners:
+                live.auto_listeners.remove(self.on_action)
 
-    def _count(self, note: tuple, stats) -> None:
+    # ----- the observer --------------------------------------------------------------------
+    def on_start(self, state: State[Any]) -> None:
+        if not isinstance(state, ImportExportState):
+            raise TypeError(f"ImportExportAnalysis replays import_export_v0 games, not {state.game.env_id}")
+        state.auto_listeners.append(self.on_action)  # the decisions the engine applies by itself
+
+    def on_action(self, state: State[Any], player: int, action: int) -> None:
+        assert isinstance(state, ImportExportState)
+        note = _note(state, action)
+        if note is not None:
+            self._count(note, self._seats)
+
+    def _count(self, note: Note, stats: Sequence[ImportExportAgentStats]) -> None:
         kind = note[0]
         if kind == "ship":
             _, leader, s, bidders, n_options, own, free = note
@@ -286,8 +305,6 @@ class ImportExportAnalysis(PerAgentAnalysis):
                 if (p, s) != (won.winner, won.ship) or any(revealed[q] * 2 != b for q, b in won.bids.items()):
                     self.mismatches += 1
         elif kind == "zone":
-            from smuggle_envs.games.import_export.actions import GOODS, IMPORTS
-
             _, p, s, zone = note
             won = self._open
             if won is None or (p, s) != (won.winner, won.ship) or won.left <= 0:
@@ -296,14 +313,21 @@ class ImportExportAnalysis(PerAgentAnalysis):
             me = stats[p]
             me.containers += 1
             me.containers_bought += won.sealed
-            if zone == IMPORTS:
+            if zone == A.IMPORTS:
                 me.to_imports += 1
-            elif zone == GOODS:
+            elif zone == A.GOODS:
                 me.to_goods += 1
             else:
                 me.discarded += 1
 
-    def _won(self, stats, s: int, resolution: tuple, bids: dict, sealed: bool) -> None:
+    def _won(
+        self,
+        stats: Sequence[ImportExportAgentStats],
+        s: int,
+        resolution: Resolution,
+        bids: dict[int, int],
+        sealed: bool,
+    ) -> None:
         winner, _price, _tied, paid, fee, take = resolution
         me = stats[winner]
         me.paid += paid

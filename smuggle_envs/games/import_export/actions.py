@@ -8,6 +8,8 @@ clockwise); ships are absolute (``2 * seat + k``, the two ships of a seat).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .data import ACTIONS, GOOD_TYPES
 
 MAX_CARDS = 128  # base 100 + jutaku 10 + kickstarter 15 + captain 3
@@ -33,7 +35,7 @@ NUM_OPTIONS = 4
 NUM_ACTIONS = OPTION + NUM_OPTIONS
 
 
-def to_string(action: int, card_names=None) -> str:
+def to_string(action: int, card_names: Sequence[str] | None = None) -> str:
     if action == DONE:
         return "done"
     if action == YES:

@@ -72,7 +72,7 @@ class ImportExportData:
 def load(text: str | None = None) -> ImportExportData:
     """Parse and validate the data; ``text`` overrides the packaged file (for tests)."""
     if text is None:
-        text = resources.files(__package__).joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+        text = resources.files(__package__).joinpath("data").joinpath(DATA_FILE).read_text(encoding="utf-8")
     try:
         raw = json.loads(text)
         if tuple(raw["good_types"]) != GOOD_TYPES or tuple(raw["actions"]) != ACTIONS:
@@ -96,7 +96,7 @@ def load(text: str | None = None) -> ImportExportData:
     return data
 
 
-def _card(i: int, c: dict) -> Card:
+def _card(i: int, c: dict[str, Any]) -> Card:
     name = c["name"]
     for field, allowed in (("type", GOOD_TYPES), ("action", ACTIONS), ("timing", TIMINGS), ("module", MODULES)):
         if c[field] not in allowed:

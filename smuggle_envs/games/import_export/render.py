@@ -1,23 +1,39 @@
-"""Text rendering of an Import / Export table (what a seat sees, or everything)."""
+"""Text rendering of an Import / Export table (what a seat sees, or everything).
+
+Besides what the observation holds, a seat's view shows public facts the observation leaves out:
+the discard pile in the order the cards went there, the power asking the decision in progress and,
+when that decision's options are public, the options (a ship's containers to pick from, the bids
+a player can afford). So two different public choices of another player never leave the same
+view behind (what ``State.action_to_string`` with a viewer relies on).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from .data import ACTIONS, GOOD_TYPES
+from .vocab import P_POWER, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import ImportExportState
 
 COLOUR_NAMES = ("green", "yellow", "black", "blue", "red", "grey")
+MAX_OPTIONS_SHOWN = 24  # more public options than this are shown as a count
 
 
-def _names(st, cards) -> str:
+def _names(st: ImportExportState, cards: Iterable[int]) -> str:
     return ", ".join(st.game.names[c].title() for c in cards) or "-"
 
 
-def render(st, player: int | None = None) -> str:
-    _g, n = st.game, st.n
+def render(st: ImportExportState, player: int | None = None) -> str:
+    n = st.n
     lines = [
         f"Import / Export: turn {st.turn + 1}, leader: player {st.leader}"
         + (f", declared: {ACTIONS[st.declared]}" if st.declared >= 0 else "")
     ]
     lines.append(f"deck {len(st.deck)}, discard {len(st.discard)}, bank {st.bank}; island: {_names(st, st.island)}")
+    lines.append(f"discard pile, last on top: {_names(st, st.discard)}")
     for p in range(n):
         colour = COLOUR_NAMES[st.colour[p]]
         lines.append(
@@ -39,8 +55,22 @@ def render(st, player: int | None = None) -> str:
                 )
     if st.over:
         lines.append(f"game over ({st.end_reason}); scores: {st.scores()}")
-    else:
-        from .rules import PHASE_NAMES
-
-        lines.append(f"player {st.ask[1]} to decide: {PHASE_NAMES[st.ask[0]]}")
+    elif st.ask is not None:
+        lines.append(_decision(st, st.ask[0], st.ask[1], st.ask[2], st.ask[3], st.ask[4]))
     return "\n".join(lines)
+
+
+def _decision(
+    st: ImportExportState, phase: int, player: int, options: tuple[int, ...], ctx: tuple[Any, ...], public: bool
+) -> str:
+    """The decision in progress: who decides what, for which power, and the options if public."""
+    g = st.game
+    text = f"player {player} to decide: {PHASE_NAMES[phase]}"
+    if phase == P_POWER:
+        text += f" [{g.names[g.ids[ctx[0]]].title()}]"
+    if public:
+        if len(options) > MAX_OPTIONS_SHOWN:
+            text += f"; {len(options)} options"
+        else:
+            text += "; options: " + ", ".join(g.action_to_string(a) for a in options)
+    return text

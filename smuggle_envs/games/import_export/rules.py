@@ -1,20 +1,22 @@
 """Import / Export's rules engine: config, Game and State.
 
-Quotations are from the rulebook (``shared/rules/import_export.txt``); "R5.n" refers to
-resolution n of section 5 of ``shared/rules/RESOLUTIONS.md``. ``docs/rules/import_export.md``
-maps every rule to the code here and to its test.
+Quotations are from the rulebook; "R5.n" refers to resolution n of section 5 of the project's
+rule resolutions. ``docs/rules/import_export.md`` quotes both, and maps every rule to the code
+here and to its test.
 
 How the engine is built. A turn is a stack of small *tasks* (``self.stack``, plain tuples): "ask
 the next follower", "run this player's remaining Load actions", "import round 2", "pay out this
 ship". ``_run`` pops and runs tasks until one of them needs a decision, which it states as an
-*ask* (phase, player, options, how to resume). Powers that interrupt the flow push their own
-tasks, so a power is a few small functions, not a fork of the turn. Two rules keep it sound:
+*ask* (phase, player, options, how to resume, whether the options are public). Powers that
+interrupt the flow push their own tasks, so a power is a few small functions, not a fork of the
+turn. Two rules keep it sound:
 
 * a task holds only public card ids (a card chosen from a hand is first moved to the public
   ``pending`` slot), so redrawing hidden cards never invalidates the stack;
 * an ask whose options come from a hand is always asked, even with one option; only asks with
   public options and a single choice are applied automatically. Who decides next is therefore a
-  function of public information, and it never reveals a hand.
+  function of public information, and it never reveals a hand. The decisions applied this way
+  are told to ``State.auto_listeners`` (the analytics watch them there).
 
 Powers that change a basic rule are read where the rule lives: the matching of containers to
 slots (``matched``: wild containers, rainbow contracts, Prefab Homes, Robot Cats, Tortillas),
@@ -22,6 +24,10 @@ capacities and limits (``capacity``, ``imports_cap``, ``goods_fit``), tiers (``t
 Ferraris' ``virtual_goods``), the end (``end_credits``, ``check_credit_end``), import ties and
 fees. The options such powers add to a decision, and the "any time" powers, are in
 ``powers/modifiers.py`` (``M`` here).
+
+Imports go one way: this module imports the vocabulary (``vocab.py``), the data, the encoder,
+the renderer, scoring and the powers; none of them imports it at run time (the powers receive
+the state as an argument and act through its methods).
 """
 
 from __future__ import annotations
@@ -29,65 +35,90 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from functools import cached_property
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from ...core.checks import is_int
 from ...core.errors import ConfigError
-from ...core.game import TERMINAL, Game, GameConfig, State
+from ...core.game import TERMINAL, Game, GameConfig, State, copy_rng
+from ...core.layout import ObservationLayout
 from . import actions as A
-from .data import ACTIONS, GOOD_TYPES, MODULES, ImportExportData, load
-
-CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
-NUM_TYPES = len(GOOD_TYPES)
-GREY = NUM_TYPES  # the sixth harbor's colour: no good type
-
-# Decision phases, in the order of the ``phase`` observation piece.
-PHASE_NAMES = (
-    "lead: draw, declare an action or discard a contract",
-    "two-card wild: first card",
-    "two-card wild: second card",
-    "two-card wild: the action",
-    "follow the declared action or draw",
-    "contract: choose a card",
-    "contract: choose the ship",
-    "load: choose a container",
-    "load: choose the ship",
-    "import: the leader chooses the ship",
-    "import: sealed bid",
-    "import: choose a container",
-    "import: imports or goods",
-    "pirate: take a container",
-    "pirate: load it onto a ship",
-    "supply: sell a card or take one from the island",
-    "a power's decision (the ``power`` piece names the card)",
-)
-(
+from .data import MODULES, Card, ImportExportData, load
+from .encoder import ImportExportEncoder, build_layout
+from .powers import HIDDEN_CHOICES, IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS
+from .powers import modifiers as M  # the powers that change a basic rule
+from .powers.immediates import HAND_ASKS
+from .render import render
+from .scoring import final_scores
+from .vocab import (
+    CHOOSE,
+    CONTRACT,
+    GREY,
+    IMPORT,
+    ISLAND,
+    LOAD,
+    LUXURY,
+    NUM_ACTION_TYPES,
+    NUM_PHASES,
+    NUM_TYPES,
+    P_BID,
+    P_CONTRACT_CARD,
+    P_CONTRACT_SHIP,
+    P_FOLLOW,
+    P_IMPORT_PICK,
+    P_IMPORT_SHIP,
+    P_IMPORT_ZONE,
     P_LEAD,
+    P_LOAD_CARD,
+    P_LOAD_SHIP,
+    P_PIRATE_PLACE,
+    P_PIRATE_TAKE,
+    P_POWER,
+    P_SUPPLY,
     P_WILD1,
     P_WILD2,
     P_WILD_ACTION,
-    P_FOLLOW,
-    P_CONTRACT_CARD,
-    P_CONTRACT_SHIP,
-    P_LOAD_CARD,
-    P_LOAD_SHIP,
-    P_IMPORT_SHIP,
-    P_BID,
-    P_IMPORT_PICK,
-    P_IMPORT_ZONE,
-    P_PIRATE_TAKE,
-    P_PIRATE_PLACE,
-    P_SUPPLY,
-    P_POWER,
-) = range(len(PHASE_NAMES))
-NUM_PHASES = len(PHASE_NAMES)
+    PHASE_NAMES,
+    PIRATE,
+    SUPPLY,
+    TECHNOLOGY,
+)
+
+# The vocabulary is declared in ``vocab.py``; it is named here too for the tests and notebooks
+# that import it from the rules.
+__all__ = [
+    "CHOOSE",
+    "CONTRACT",
+    "GREY",
+    "IMPORT",
+    "ISLAND",
+    "LOAD",
+    "LUXURY",
+    "NUM_PHASES",
+    "NUM_TYPES",
+    "PHASE_NAMES",
+    "PIRATE",
+    "SUPPLY",
+    "TECHNOLOGY",
+    "ImportExportConfig",
+    "ImportExportGame",
+    "ImportExportState",
+]
+
+Ask = tuple[int, int, tuple[int, ...], tuple[Any, ...], bool]
+"""A decision: (phase, player, legal actions, what ``RESUME[phase]`` gets after the action,
+whether the options are public)."""
+Task = tuple[Any, ...]
+"""A task of the stack: ``(name, *args)``, run by ``TASKS[name](st, *args)``."""
+AutoListener = Callable[["ImportExportState", int, int], None]
+"""``fn(state, player, action)``: told of a decision the engine applies by itself."""
+Capped = tuple[tuple[int, ...] | None, int]
+"""Prefab Homes' slot group in ``matched``: (its colours, None for any; how many count)."""
+
 _ACT_PHASE = {CONTRACT: P_CONTRACT_CARD, LOAD: P_LOAD_CARD, PIRATE: P_PIRATE_TAKE, SUPPLY: P_SUPPLY}
-CHOOSE = -2  # ``act_as``: a Rice Cookers holder picks Load or Contract first
-ISLAND = -1  # an import from the supply island (Dark Flight Games)
 UNLIMITED = 10**6  # Board Games' imports limit
-LUXURY = GOOD_TYPES.index("luxury")
-TECHNOLOGY = GOOD_TYPES.index("technology")
 # By good type: "your <colour> containers are now wild" / "your <type> contracts now have a
 # rainbow load requirement".
 WILD_KEYS = ("televisions", "wheat", "soap", "impalas", "big_cats")
@@ -115,7 +146,7 @@ class ImportExportConfig(GameConfig):
     first_leader: int | None = None
     turn_limit: int = 400
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if isinstance(self.modules, list):  # configs come back from JSON replays as lists
             object.__setattr__(self, "modules", tuple(self.modules))
 
@@ -128,21 +159,17 @@ class ImportExportConfig(GameConfig):
             or len(set(self.modules)) != len(self.modules)
         ):
             raise ConfigError(f"modules must be distinct names from {list(MODULES[1:])}, got {self.modules!r}")
-        if self.end_credits is not None and (_bad_int(self.end_credits) or not 2 <= self.end_credits <= 500):
+        if self.end_credits is not None and (not is_int(self.end_credits) or not 2 <= self.end_credits <= 500):
             raise ConfigError(f"end_credits must be None or an int from 2 to 500, got {self.end_credits!r}")
-        if self.first_leader is not None and (_bad_int(self.first_leader) or not 0 <= self.first_leader < n):
+        if self.first_leader is not None and (not is_int(self.first_leader) or not 0 <= self.first_leader < n):
             raise ConfigError(f"first_leader must be None or a seat in [0, {n}), got {self.first_leader!r}")
-        if _bad_int(self.turn_limit) or not 1 <= self.turn_limit <= 10_000:
+        if not is_int(self.turn_limit) or not 1 <= self.turn_limit <= 10_000:
             raise ConfigError(f"turn_limit must be an int from 1 to 10000, got {self.turn_limit!r}")
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         d["modules"] = list(self.modules)
         return d
-
-
-def _bad_int(value) -> bool:
-    return isinstance(value, bool) or not isinstance(value, int)
 
 
 class ImportExportGame(Game):
@@ -150,14 +177,16 @@ class ImportExportGame(Game):
     config_class = ImportExportConfig
     min_players = 2
     max_players = 6
+    num_actions = A.NUM_ACTIONS
+    config: ImportExportConfig
 
-    def __init__(self, config: ImportExportConfig | None = None, **kwargs):
+    def __init__(self, config: ImportExportConfig | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         d: ImportExportData = load()
         c = self.config
         self.data = d
         rules = d.rules
-        self.cards = d.cards
+        self.cards: tuple[Card, ...] = d.cards
         self.names = tuple(card.name for card in d.cards)
         self.ctype = tuple(card.type for card in d.cards)
         self.caction = tuple(card.action for card in d.cards)
@@ -177,28 +206,24 @@ class ImportExportGame(Game):
         self.miri_machines, self.can_openers = ids["miri_machines"], ids["can_openers"]
         self.wind_turbines = ids["wind_turbines"]
         self.deck_cards = tuple(card.id for card in d.cards if card.module == "base" or card.module in c.modules)
-        self.hand_size = rules["hand_size"]
-        self.end_credits = rules["end_credits"] if c.end_credits is None else c.end_credits
-        self.max_load = rules["max_load"]
-        self.tablets_max_load = rules["tablets_max_load"]
-        self.mri_end_credits = rules["mri_end_credits"]
-        self.sale_price = rules["sale_price"]
-        self.owner_fee = rules["owner_fee"]
-        self.container_value = rules["container_value"]
+        self.hand_size: int = rules["hand_size"]
+        self.end_credits: int = rules["end_credits"] if c.end_credits is None else c.end_credits
+        self.max_load: int = rules["max_load"]
+        self.tablets_max_load: int = rules["tablets_max_load"]
+        self.mri_end_credits: int = rules["mri_end_credits"]
+        self.sale_price: int = rules["sale_price"]
+        self.owner_fee: int = rules["owner_fee"]
+        self.container_value: int = rules["container_value"]
         self.payout = d.payout
         self.good_values = d.good_values
         self.majority_bonus = d.majority_bonus
-        self.one_of_each_bonus = rules["one_of_each_bonus"]
+        self.one_of_each_bonus: int = rules["one_of_each_bonus"]
         n = c.num_players
         needed = n * (self.hand_size + rules["seed_per_ship"] + 1)
         if needed > len(self.deck_cards):
             raise ConfigError(f"{n} players need {needed} cards to set up; the deck has {len(self.deck_cards)}")
 
-    @property
-    def num_actions(self) -> int:
-        return A.NUM_ACTIONS
-
-    def card_id(self, card) -> int:
+    def card_id(self, card: int | str) -> int:
         """A card's id from its id, key (``"laptops"``) or name (``"LAPTOPS"``)."""
         if isinstance(card, int):
             return card
@@ -211,16 +236,10 @@ class ImportExportGame(Game):
     def score_scale(self) -> float:
         return 50.0
 
-    @cached_property
-    def observation_layout(self):
-        from .encoder import build_layout
-
+    def _build_layout(self) -> ObservationLayout:
         return build_layout(self)
 
-    @cached_property
-    def encoder(self):
-        from .encoder import ImportExportEncoder
-
+    def _make_encoder(self) -> ImportExportEncoder:
         return ImportExportEncoder(self)
 
     def new_initial_state(self, seed: int | None = None) -> ImportExportState:
@@ -230,13 +249,21 @@ class ImportExportGame(Game):
         return A.to_string(action, self.names)
 
 
-class ImportExportState(State):
-    """A position. Lists of card ids per zone; ships ``2p`` and ``2p+1`` belong to seat p."""
+class ImportExportState(State[ImportExportGame]):
+    """A position. Lists of card ids per zone; ships ``2p`` and ``2p+1`` belong to seat p.
 
-    def __init__(self, game: ImportExportGame, seed: int | None, _blank: bool = False):
+    ``ask`` is the decision in progress (see ``Ask``), ``stack`` the tasks still to run.
+    ``auto_listeners``: functions ``fn(state, player, action)`` told of every decision the engine
+    applies by itself (a single option that is public), just before it is applied, with the
+    position the decision is made in, as a driver's observer sees the players' decisions (the
+    analytics count forced bids and forced ship picks this way). They must only read the state.
+    A clone or a resampled state starts with none.
+    """
+
+    _not_replayable: str  # set by ``arrange`` and ``resample``: why ``to_replay`` refuses
+
+    def __init__(self, game: ImportExportGame, seed: int | None) -> None:
         super().__init__(game, seed)
-        if _blank:
-            return
         g, n, rng = game, game.num_players, self.rng
         rules = g.data.rules
         self.n = n
@@ -248,18 +275,18 @@ class ImportExportState(State):
         rng.shuffle(self.deck)
         self.discard: list[int] = []
         self.island: list[int] = []
-        self.hands = [[] for _ in range(n)]
-        self.imports = [[] for _ in range(n)]
-        self.goods = [[] for _ in range(n)]
-        self.shipments = [[] for _ in range(n)]
-        self.credits = [
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.imports: list[list[int]] = [[] for _ in range(n)]
+        self.goods: list[list[int]] = [[] for _ in range(n)]
+        self.shipments: list[list[int]] = [[] for _ in range(n)]
+        self.credits: list[int] = [
             rules["start_credits"] + (rules["grey_bonus"] if self.colour[p] == GREY else 0) for p in range(n)
         ]
-        self.bank = rules["bank"] - sum(self.credits)
+        self.bank: int = rules["bank"] - sum(self.credits)
         # Ships: one in each harbor, one at sea seeded with four goods.
         self.at_sea = [False, True] * n
-        self.contracts = [[] for _ in range(2 * n)]
-        self.cargo = [[] for _ in range(2 * n)]
+        self.contracts: list[list[int]] = [[] for _ in range(2 * n)]
+        self.cargo: list[list[int]] = [[] for _ in range(2 * n)]
         for p in range(n):
             for _ in range(rules["seed_per_ship"]):
                 self.cargo[2 * p + 1].append(self.deck.pop())
@@ -272,7 +299,7 @@ class ImportExportState(State):
         self.leader = rng.randrange(n) if c.first_leader is None else c.first_leader
         self.turn = 0
         self.declared = -1
-        self.played = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]
         self.followed = [0] * n  # 0 undecided, 1 followed, 2 drew
         self.actions_left = [0] * n
         self.act_as = [-1] * n  # the action type a seat carries out (-1: declared)
@@ -292,24 +319,29 @@ class ImportExportState(State):
         self.double_turn = [0] * n  # Delayed Game: 1 owed, 2 being taken now
         self.check_wins_now = False  # True once any WIN_CHECKS card is held
         self.wind_copy = -1  # the card whose power Wind Turbines copies
-        self.stack: list[tuple] = [("turn",)]
-        self.ask: tuple | None = None
+        self.stack: list[Task] = [("turn",)]
+        self.ask: Ask | None = None
+        self.auto_listeners: list[AutoListener] = []
         self._run()
 
     # ----- contract ----------------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self.over else self.ask[1]
+        ask = self.ask
+        return TERMINAL if self.over or ask is None else ask[1]
 
     def legal_actions(self) -> tuple[int, ...]:
-        return () if self.over else self.ask[2]
+        ask = self.ask
+        return () if self.over or ask is None else ask[2]
 
     def _is_legal(self, action: int) -> bool:
-        return not self.over and action in self.ask[2]
+        ask = self.ask
+        return not self.over and ask is not None and action in ask[2]
 
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        if not self.over:
-            mask[list(self.ask[2])] = 1
+        ask = self.ask
+        if not self.over and ask is not None:
+            mask[list(ask[2])] = 1
         return mask
 
     def is_terminal(self) -> bool:
@@ -320,31 +352,42 @@ class ImportExportState(State):
 
     @property
     def phase(self) -> int:
-        return -1 if self.over else self.ask[0]
+        ask = self.ask
+        return -1 if self.over or ask is None else ask[0]
 
     def scores(self) -> list[float]:
         return [float(s) for s in final_scores(self)]
 
-    def _observation(self, player: int) -> np.ndarray:
-        return self.game.encoder.encode(self, player)
-
     def _render(self, player: int | None) -> str:
-        from .render import render
-
         return render(self, player)
 
+    def _public_action_string(self, action: int) -> str:
+        """What the other seats see of the current player's ``action``: a sealed bid is only "a
+        bid" until all are in (the reveal shows it), and a power's hidden choice (a card handed
+        over face down, ``HIDDEN_CHOICES``) says what kind of choice it was; every other decision
+        is public (a card played, contracted, loaded, sold or discarded is seen by all)."""
+        ask = self.ask
+        if ask is not None and not self.over:
+            phase = ask[0]
+            if phase == P_BID:
+                return f"player {ask[1]} bids (sealed)"
+            if phase == P_POWER:
+                hidden = HIDDEN_CHOICES.get(ask[3][0])
+                text = hidden(self, ask[1], ask[3][1:], action) if hidden is not None else None
+                if text is not None:
+                    return text
+        return self.game.action_to_string(action)
+
     def clone(self) -> ImportExportState:
-        other = ImportExportState(self.game, self.seed, _blank=True)
+        other = ImportExportState.__new__(ImportExportState)
         d = other.__dict__
         for key, value in self.__dict__.items():
-            if key in ("game", "seed"):
-                continue
             if type(value) is list:
                 d[key] = [v[:] if type(v) is list else v for v in value]
             else:
                 d[key] = value
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
+        other.auto_listeners = []  # the watchers of this game, not of its copies
         return other
 
     def _resample(self, player: int, rng: random.Random) -> ImportExportState:
@@ -358,10 +401,12 @@ class ImportExportState(State):
         other = self.clone()
         ask = other.ask
         decider = -1 if ask is None or ask[4] else ask[1]  # a hand-based decision in progress
-        reask = REASK.get(ask[0]) if decider >= 0 and decider != player else None
-        if ask is not None and ask[0] == P_POWER and decider not in (-1, player):
-            step = HAND_ASKS.get(ask[3][1]) if len(ask[3]) > 1 and isinstance(ask[3][1], str) else None
-            reask = (lambda st, old, step=step: step(st, old[1])) if step else None
+        reask: Callable[[ImportExportState, Ask], None] | None = None
+        if ask is not None and decider >= 0 and decider != player:
+            reask = REASK.get(ask[0])
+            if ask[0] == P_POWER:
+                step = HAND_ASKS.get(ask[3][1]) if len(ask[3]) > 1 and isinstance(ask[3][1], str) else None
+                reask = _hand_reask(step) if step is not None else None
         frozen = {player} if reask is not None or decider < 0 else {player, decider}
         others = [q for q in range(self.n) if q not in frozen]
         pool = other.deck + [c for q in others for c in other.hands[q]]
@@ -371,7 +416,7 @@ class ImportExportState(State):
             for q in others:
                 k = len(self.hands[q])
                 other.hands[q], rest = rest[:k], rest[k:]
-            if reask is None or _consistent(other, ask):
+            if reask is None or ask is None or _consistent(other, ask):
                 break
         else:  # no redraw fits what the table saw: keep the real hands
             for q in others:
@@ -381,7 +426,7 @@ class ImportExportState(State):
         for q in others:
             if other.bids[q] >= 0:
                 other.bids[q] = rng.randrange(min(other.credits[q] // 2, A.MAX_BID_STEPS) + 1)
-        if reask is not None:
+        if reask is not None and ask is not None:
             other.ask = None
             reask(other, ask)
         other.rng = random.Random(rng.getrandbits(64))
@@ -391,17 +436,17 @@ class ImportExportState(State):
     def arrange(
         self,
         *,
-        hands=None,
-        imports=None,
-        goods=None,
-        shipments=None,
-        ships=None,
-        island=(),
-        deck_top=(),
-        discard=(),
-        credits=None,
-        leader=None,
-        colours=None,
+        hands: dict[int, Sequence[int | str]] | None = None,
+        imports: dict[int, Sequence[int | str]] | None = None,
+        goods: dict[int, Sequence[int | str]] | None = None,
+        shipments: dict[int, Sequence[int | str]] | None = None,
+        ships: dict[int, dict[str, Any]] | None = None,
+        island: Sequence[int | str] = (),
+        deck_top: Sequence[int | str] = (),
+        discard: Sequence[int | str] = (),
+        credits: dict[int, int] | None = None,
+        leader: int | None = None,
+        colours: Sequence[int] | None = None,
     ) -> ImportExportState:
         """Lay out a scripted position (for tests and tutorials), then start a turn.
 
@@ -415,7 +460,7 @@ class ImportExportState(State):
         g, n = self.game, self.n
         pool = set(g.deck_cards)
 
-        def take(cards) -> list[int]:
+        def take(cards: Iterable[int | str]) -> list[int]:
             ids = [g.card_id(c) for c in cards]
             for c in ids:
                 if c not in pool:
@@ -423,7 +468,7 @@ class ImportExportState(State):
                 pool.remove(c)
             return ids
 
-        def per_seat(mapping) -> list[list[int]]:
+        def per_seat(mapping: dict[int, Sequence[int | str]] | None) -> list[list[int]]:
             mapping = mapping or {}
             return [take(mapping.get(p, ())) for p in range(n)]
 
@@ -468,6 +513,7 @@ class ImportExportState(State):
     # ----- the step ----------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         ask = self.ask
+        assert ask is not None, "an action is legal only while a decision is stated"
         self.ask = None
         RESUME[ask[0]](self, action, *ask[3])
         self._run()
@@ -487,7 +533,8 @@ class ImportExportState(State):
                     return
 
     def _run(self) -> None:
-        """Run tasks until a decision is needed; apply single public choices on the way."""
+        """Run tasks until a decision is needed; apply single public choices on the way (and tell
+        ``auto_listeners`` about each, before it is applied)."""
         stack = self.stack
         while not self.over:
             if self.check_wins_now:
@@ -497,19 +544,45 @@ class ImportExportState(State):
             ask = self.ask
             if ask is not None:
                 if len(ask[2]) == 1 and ask[4]:
+                    action = ask[2][0]
+                    for listener in self.auto_listeners:
+                        listener(self, ask[1], action)
                     self.ask = None
-                    RESUME[ask[0]](self, ask[2][0], *ask[3])
+                    RESUME[ask[0]](self, action, *ask[3])
                     continue
                 return
             task = stack.pop()
             TASKS[task[0]](self, *task[1:])
 
-    def _ask(self, phase: int, player: int, options: list[int], ctx: tuple = (), public: bool = False) -> None:
+    def _ask(
+        self, phase: int, player: int, options: Iterable[int], ctx: tuple[Any, ...] = (), public: bool = False
+    ) -> None:
         """State a decision. ``public``: the options are public, so a single one is automatic."""
         self.ask = (phase, player, tuple(options), ctx, public)
 
-    def push(self, *task) -> None:
+    def push(self, *task: Any) -> None:
         self.stack.append(task)
+
+    # ----- the engine's steps the powers reuse -------------------------------------------------
+    def declare(self, action_type: int) -> None:
+        """The leader declares ``action_type``: the followers are asked next."""
+        _declare(self, action_type)
+
+    def ask_contract_ship(self, p: int, card: int, phase: int, key: str = "") -> None:
+        """Ask p for the ship of the contract ``card`` in ``pending`` (a power's ask: ``key``)."""
+        ask_contract_ship(self, p, card, phase, key)
+
+    def ask_load_ship(self, p: int, card: int, via: str) -> None:
+        """Ask p for the ship of the container ``card`` in ``pending``."""
+        ask_load_ship(self, p, card, via)
+
+    def pirated(self, p: int, card: int, s: int) -> None:
+        """p pirated ``card`` from ship s (-1: the island, the deck or a hand): place it."""
+        pirated(self, p, card, s)
+
+    def won_import(self, p: int, s: int, price: int) -> None:
+        """p won an import round on ship s (``ISLAND``: the supply island) for ``price``."""
+        _won(self, p, s, price)
 
     # ----- powers --------------------------------------------------------------------------------
     def has(self, p: int, key: str) -> bool:
@@ -544,7 +617,7 @@ class ImportExportState(State):
         self.shipments[p].remove(card)
         self.owner[card] = -1
 
-    def emit(self, event: str, *args) -> None:
+    def emit(self, event: str, *args: Any) -> None:
         """Tell every holder of a power that listens to ``event`` (``powers.LISTENERS``)."""
         ids = self.game.ids
         for key, fn in LISTENERS.get(event, ()):
@@ -557,7 +630,9 @@ class ImportExportState(State):
             if p >= 0:
                 fn(self, p, *args)
 
-    def ask_power(self, key: str, player: int, options: list[int], args: tuple = (), public: bool = False) -> None:
+    def ask_power(
+        self, key: str, player: int, options: Iterable[int], args: tuple[Any, ...] = (), public: bool = False
+    ) -> None:
         """A decision a power gives ``player``; ``POWER_RESUME[key](st, action, *args)`` gets it."""
         self.ask = (P_POWER, player, tuple(sorted(options)), (key, *args), public)
 
@@ -653,7 +728,7 @@ class ImportExportState(State):
     def goods_cap(self, p: int) -> int:
         return 2 * (1 + len(self.shipments[p]))
 
-    def goods_counted(self, p: int, goods=None) -> int:
+    def goods_counted(self, p: int, goods: list[int] | None = None) -> int:
         """Goods counted against the limit: Scotch Whisky counts every 2 luxury goods as 1."""
         goods = self.goods[p] if goods is None else goods
         if not self.holds(p, self.game.scotch_whisky):
@@ -718,7 +793,7 @@ class ImportExportState(State):
         g = self.game
         return g.tablets_max_load if self.owner[g.tablets] == p else g.max_load
 
-    def matched(self, s: int, extra=(), pairs: bool = True) -> int:
+    def matched(self, s: int, extra: Iterable[int] = (), pairs: bool = True) -> int:
         """Required slots of ship s that its containers (plus the cards ``extra``) fill, at best
         (R5.7: an exact maximum matching).
 
@@ -739,7 +814,7 @@ class ImportExportState(State):
         wild = [own[c] == p for c in g.wild_ids]
         spec = [0] * NUM_TYPES
         rainbow = 0
-        capped = []
+        capped: list[Capped] = []
         prefab = own[g.prefab_homes] == p
         for c in self.contracts[s]:
             t = ctype[c]
@@ -854,7 +929,7 @@ class ImportExportState(State):
 
 
 # ----- matching containers to slots -------------------------------------------------------------
-def _match(have, wild, spec, rainbow, capped) -> int:
+def _match(have: list[int], wild: list[bool], spec: list[int], rainbow: int, capped: list[Capped]) -> int:
     """Maximum matching of containers (``have`` per colour; ``wild`` colours fill any slot) to
     slots: ``spec`` per colour, ``rainbow`` any-colour slots, and ``capped`` groups (Prefab Homes:
     ``(colours or None for any, need)``: at most ``need`` of those slots count)."""
@@ -873,7 +948,7 @@ def _match(have, wild, spec, rainbow, capped) -> int:
     return min(sum(spec) + rainbow, direct + min(left, rainbow) + free)
 
 
-def _match_pairs(have, wild, spec, rainbow, capped) -> int:
+def _match_pairs(have: list[int], wild: list[bool], spec: list[int], rainbow: int, capped: list[Capped]) -> int:
     """Robot Cats: the best matching when any pairs of same-type containers act as one
     technology container."""
     counts = [range(have[t] // 2 + 1) if t != TECHNOLOGY and not wild[t] else range(1) for t in range(NUM_TYPES)]
@@ -887,7 +962,7 @@ def _match_pairs(have, wild, spec, rainbow, capped) -> int:
     return best
 
 
-def _match_flow(have, wild, spec, rainbow, capped) -> int:
+def _match_flow(have: list[int], wild: list[bool], spec: list[int], rainbow: int, capped: list[Capped]) -> int:
     """Max flow: source -> colour (or wild) -> slot group -> sink."""
     INF = 99
     src, sink, w = 0, 1, 2  # nodes 3..7: colours, then slot nodes
@@ -932,7 +1007,7 @@ def _match_flow(have, wild, spec, rainbow, capped) -> int:
                 edge(nxt, group, k)
                 nxt += 1
 
-    def augment(a: int, seen: set) -> bool:
+    def augment(a: int, seen: set[int]) -> bool:
         if a == sink:
             return True
         seen.add(a)
@@ -950,11 +1025,17 @@ def _match_flow(have, wild, spec, rainbow, capped) -> int:
 
 
 # ----- tasks ---------------------------------------------------------------------------------------
-def _cards(cards) -> list[int]:
+def _cards(cards: Iterable[int]) -> list[int]:
     return sorted(A.CARD + c for c in cards)
 
 
-def _power_option(st: ImportExportState, p: int, action: int, table: dict, reask: tuple) -> bool:
+def _power_option(
+    st: ImportExportState,
+    p: int,
+    action: int,
+    table: Mapping[int, Callable[[ImportExportState, int], None]],
+    reask: Task,
+) -> bool:
     """Carry out an option a power added to p's decision (``powers.modifiers``): an "any time"
     power (then ``reask`` asks the decision again) or one of ``table``'s numbered options."""
     if M.is_anytime(st, p, action):
@@ -1077,7 +1158,7 @@ def r_wild2(st: ImportExportState, action: int, leading: int, p: int) -> None:
     st.hands[p].remove(card)
     st.played[p].append(card)
     if leading:
-        st._ask(P_WILD_ACTION, p, [A.ACTION + a for a in range(len(ACTIONS))], (), public=True)
+        st._ask(P_WILD_ACTION, p, [A.ACTION + a for a in range(NUM_ACTION_TYPES)], (), public=True)
     else:
         st.followed[p] = 1
         st.push("follow", st.next_seat(p))
@@ -1436,15 +1517,16 @@ def t_recheck(st: ImportExportState, p: int) -> None:
         st.check_complete(s)
 
 
-def t_power(st: ImportExportState, key: str, *args) -> None:
-    POWER_TASK.get(key, IMMEDIATE.get(key))(st, *args)
+def t_power(st: ImportExportState, key: str, *args: Any) -> None:
+    fn = POWER_TASK.get(key) or IMMEDIATE[key]
+    fn(st, *args)
 
 
-def r_power(st: ImportExportState, action: int, key: str, *args) -> None:
+def r_power(st: ImportExportState, action: int, key: str, *args: Any) -> None:
     POWER_RESUME[key](st, action, *args)
 
 
-TASKS = {
+TASKS: dict[str, Callable[..., None]] = {
     "sail": t_sail,
     "power": t_power,
     "pirate_place": t_pirate_place,
@@ -1460,7 +1542,7 @@ TASKS = {
     "import_pick": t_import_pick,
     "turn_end": t_turn_end,
 }
-RESUME = {
+RESUME: dict[int, Callable[..., None]] = {
     P_LEAD: r_lead,
     P_WILD1: r_wild1,
     P_WILD2: r_wild2,
@@ -1480,15 +1562,10 @@ RESUME = {
     P_POWER: r_power,
 }
 
-from .powers import IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS  # noqa: E402  (powers import this module)
-from .powers import modifiers as M  # noqa: E402  (the powers that change a basic rule)
-from .powers.immediates import HAND_ASKS  # noqa: E402
-from .scoring import final_scores  # noqa: E402
-
 
 # Asking again from a redrawn hand (``State.resample``): how each hand-based decision is made,
 # given the decision that was in progress.
-def _consistent(st: ImportExportState, ask: tuple) -> bool:
+def _consistent(st: ImportExportState, ask: Ask) -> bool:
     """Whether a redrawn hand fits what the table saw of it during a two-card wild."""
     phase, p = ask[0], ask[1]
     if phase == P_WILD1:
@@ -1499,7 +1576,7 @@ def _consistent(st: ImportExportState, ask: tuple) -> bool:
     return True
 
 
-def _reask_wild(st: ImportExportState, ask: tuple) -> None:
+def _reask_wild(st: ImportExportState, ask: Ask) -> None:
     phase, p, ctx = ask[0], ask[1], ask[3]
     if phase == P_WILD1:
         options = st.wild_firsts(p)
@@ -1509,7 +1586,12 @@ def _reask_wild(st: ImportExportState, ask: tuple) -> None:
     st._ask(phase, p, _cards(options), ctx)
 
 
-REASK = {
+def _hand_reask(step: Callable[[ImportExportState, int], None]) -> Callable[[ImportExportState, Ask], None]:
+    """A power's decision from the decider's hand, asked again (``immediates.HAND_ASKS``)."""
+    return lambda st, old: step(st, old[1])
+
+
+REASK: dict[int, Callable[[ImportExportState, Ask], None]] = {
     P_LEAD: lambda st, ask: _ask_lead(st),
     P_FOLLOW: lambda st, ask: t_follow(st, ask[1]),
     P_CONTRACT_CARD: lambda st, ask: t_act(st, ask[1]),

@@ -26,20 +26,32 @@ It only reads the state. The goods cards' own rules are in ``powers/end_games.py
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from operator import mul
+from typing import TYPE_CHECKING
 
-from .data import GOOD_TYPES
+from .powers import end_games as E
+from .powers.registry import END_GAME
+from .ties import split
+from .vocab import NUM_TYPES
 
-NUM_TYPES = len(GOOD_TYPES)
+if TYPE_CHECKING:
+    from .rules import ImportExportState
+
+Powers = frozenset[str]
+Rules = tuple[tuple[int, ...], tuple[int, ...], int]  # good values, majority bonuses, one of each
+Harbor = tuple[tuple[int, ...], int, Powers]  # goods per type, wild goods (Teslas), powers kept
+Scorer = Callable[[list[int], Powers], int]
+
 FOXES_TIE_BREAK = 0.5  # less than any real difference (scores move by whole credits)
 OUTRIGHT_WIN_MARGIN = 1
-_NO_POWERS: frozenset = frozenset()
+_NO_POWERS: Powers = frozenset()
 MAX_EXACT_WILDS = 8  # Teslas: wild goods placed by trying every split up to this many,
 MAX_EVALUATIONS = 4000  # as long as one player's choice needs at most this many evaluations
 
 
-def goods_by_type(st, p: int) -> list[int]:
+def goods_by_type(st: ImportExportState, p: int) -> list[int]:
     ctype = st.game.ctype
     counts = [0] * NUM_TYPES
     for c in st.goods[p]:
@@ -47,60 +59,39 @@ def goods_by_type(st, p: int) -> list[int]:
     return counts
 
 
-def split(bonus: int, k: int) -> int:
-    """A bonus shared by k tied players, rounded up; a penalty rounds toward 0 (R5.13)."""
-    return -(-bonus // k)
-
-
-def most_share(values: list[int], p: int, bonus: int, foxes: int = -1) -> int:
-    """p's part of a bonus for having the most (at least 1): ties share it (R5.13), and Foxes'
-    holder breaks a tie he is part of in his favour."""
-    mine = values[p]
-    best = max(values)
-    if mine <= 0 or mine < best:
-        return 0
-    k = values.count(best)
-    if k > 1 and foxes == p:
-        return bonus
-    return split(bonus, k)
-
-
-def final_scores(st) -> list[float]:
-    from .powers import END_GAME
-    from .powers import end_games as E
-
+def final_scores(st: ImportExportState) -> list[float]:
     g, n = st.game, st.n
-    ids, _owner = g.ids, st.owner
+    ids = g.ids
     cargo, at_sea, per_container = st.cargo, st.at_sea, g.container_value
-    scores = []
+    scores: list[float] = []
     for p in range(n):  # step 1
         harbor = (0 if at_sea[2 * p] else len(cargo[2 * p])) + (0 if at_sea[2 * p + 1] else len(cargo[2 * p + 1]))
         scores.append(st.credits[p] + st.passive[p] + per_container * harbor)
     for key, fn in END_GAME.items():  # step 2
         for p in st.holders(ids[key]):
             scores[p] += fn(st, p)
-    powers: list[frozenset] = [_NO_POWERS] * n
+    powers: list[Powers] = [_NO_POWERS] * n
     for key in E.HARBOR_POWERS:
         for p in st.holders(ids[key]):
             powers[p] = powers[p] | {key}
     goods = [goods_by_type(st, p) for p in range(n)]
     counts = [tuple(E.virtual_goods(goods[p], powers[p])) if powers[p] else tuple(goods[p]) for p in range(n)]
-    rules = (g.good_values, g.majority_bonus, g.one_of_each_bonus)
+    rules: Rules = (g.good_values, g.majority_bonus, g.one_of_each_bonus)
     for i in range(n):  # step 3
         p = (st.leader + i) % n
-        if powers[p] and _declares(st, p, powers[p], E):
-            harbors = _harbors(st, p, goods[p], powers[p], E)
+        if powers[p] and _declares(st, p, powers[p]):
+            harbors = _harbors(st, p, goods[p], powers[p])
             counts[p], powers[p] = _best_harbor(rules, p, tuple(counts), tuple(powers), harbors)
-    for p, goods_score in enumerate(_Goods(rules, counts, powers, E).goods_scores()):  # step 4
+    for p, goods_score in enumerate(_Goods(rules, list(counts), powers).goods_scores()):  # step 4
         scores[p] += goods_score
     return _rank(st, scores, _foxes(powers))
 
 
-def _foxes(powers) -> int:
+def _foxes(powers: Sequence[Powers]) -> int:
     return next((q for q, pw in enumerate(powers) if "foxes" in pw), -1)
 
 
-def _rank(st, scores: list, foxes: int) -> list:
+def _rank(st: ImportExportState, scores: list[float], foxes: int) -> list[float]:
     """Step 5."""
     if foxes >= 0 and any(s == scores[foxes] for q, s in enumerate(scores) if q != foxes):
         scores[foxes] += FOXES_TIE_BREAK
@@ -111,7 +102,7 @@ def _rank(st, scores: list, foxes: int) -> list:
     return scores
 
 
-def _declares(st, p: int, powers, E) -> bool:
+def _declares(st: ImportExportState, p: int, powers: Powers) -> bool:
     """Whether p has a game-end choice that changes his goods."""
     return (
         "diamond_rings" in powers
@@ -120,7 +111,7 @@ def _declares(st, p: int, powers, E) -> bool:
     )
 
 
-def _harbors(st, p: int, goods: list[int], powers: frozenset, E) -> tuple:
+def _harbors(st: ImportExportState, p: int, goods: list[int], powers: Powers) -> tuple[Harbor, ...]:
     """Every distinct harbor p can choose (Cheap Shirts' moves, then Diamond Rings'), as
     (goods per type, wild goods for Teslas, powers still held)."""
     if "cheap_shirts" in powers and st.imports[p]:
@@ -128,7 +119,7 @@ def _harbors(st, p: int, goods: list[int], powers: frozenset, E) -> tuple:
     else:
         shirts = [((0,) * NUM_TYPES, E.supply_imports(st, p))]
     rings = E.diamond_rings_moves(st, p) if "diamond_rings" in powers else [((0,) * NUM_TYPES, _NO_POWERS)]
-    harbors = {}
+    harbors: dict[Harbor, None] = {}
     for shirts_added, supply_left in shirts:
         for rings_added, lost in rings:
             kept = powers - lost
@@ -138,30 +129,31 @@ def _harbors(st, p: int, goods: list[int], powers: frozenset, E) -> tuple:
 
 
 @lru_cache(maxsize=4096)
-def _best_harbor(rules: tuple, p: int, counts: tuple, powers: tuple, harbors: tuple) -> tuple:
+def _best_harbor(
+    rules: Rules, p: int, counts: tuple[tuple[int, ...], ...], powers: tuple[Powers, ...], harbors: tuple[Harbor, ...]
+) -> tuple[tuple[int, ...], Powers]:
     """p's best harbor given everyone else's goods: (p's goods counts, virtual goods included;
     the powers p still holds). A pure function of its arguments, cached: the running score asks
     the same question after most steps."""
-    from .powers import end_games as E
-
     exact = MAX_EXACT_WILDS  # wild goods are placed exactly while within budget
     while exact > 0 and len(harbors) * len(_splits(exact)) > MAX_EVALUATIONS:
         exact -= 1
-    score = _Goods(rules, list(counts), list(powers), E).scorer(p)
-    best = None
+    score = _Goods(rules, list(counts), list(powers)).scorer(p)
+    best: tuple[int, list[int], Powers] | None = None
     for base, wilds, kept in harbors:
-        value, goods = _best_wilds(score, base, wilds, kept, exact, E)
+        value, goods = _best_wilds(score, base, wilds, kept, exact)
         if best is None or value > best[0]:
             best = (value, goods, kept)
+    assert best is not None, "a player always has at least the harbor he has"
     return tuple(best[1]), best[2]
 
 
-def _best_wilds(score, base: tuple[int, ...], wilds: int, powers: frozenset, exact: int, E):
+def _best_wilds(score: Scorer, start: tuple[int, ...], wilds: int, powers: Powers, exact: int) -> tuple[int, list[int]]:
     """The best types for wild goods (Teslas): (the goods score, the goods counts). Past ``exact``
     wild goods, the surplus goes one at a time where it scores most."""
-    base = list(base)
+    base = list(start)
 
-    def value(extra) -> tuple[int, list[int]]:
+    def value(extra: Sequence[int]) -> tuple[int, list[int]]:
         counts = E.virtual_goods([k + x for k, x in zip(base, extra)], powers)
         return score(counts, powers), counts
 
@@ -169,20 +161,21 @@ def _best_wilds(score, base: tuple[int, ...], wilds: int, powers: frozenset, exa
         gains = [value(tuple(int(t == u) for u in range(NUM_TYPES)))[0] for t in range(NUM_TYPES)]
         base[gains.index(max(gains))] += 1
         wilds -= 1
-    best = None
+    best: tuple[int, list[int]] | None = None
     for extra in _splits(wilds):
         v = value(extra)
         if best is None or v[0] > best[0]:
             best = v
+    assert best is not None, "there is always at least one split"
     return best
 
 
 @cache
 def _splits(w: int) -> tuple[tuple[int, ...], ...]:
     """Every way to give w wild goods to the five types."""
-    result = []
+    result: list[tuple[int, ...]] = []
 
-    def rec(prefix, left, slots):
+    def rec(prefix: tuple[int, ...], left: int, slots: int) -> None:
         if slots == 1:
             result.append(prefix + (left,))
             return
@@ -197,11 +190,10 @@ class _Goods:
     """Every player's goods (virtual goods included) and the powers that score them (step 4).
     ``rules``: (good values, majority bonuses, the one-of-each bonus)."""
 
-    def __init__(self, rules: tuple, counts: list, powers: list, E):
+    def __init__(self, rules: Rules, counts: list[Sequence[int]], powers: list[Powers]) -> None:
         self.values, self.bonus, self.one_of_each = rules
         self.counts = counts
         self.powers = powers
-        self.E = E
 
     def goods_scores(self) -> list[int]:
         """Every player's goods score; majorities in one pass per type."""
@@ -217,14 +209,14 @@ class _Goods:
                 scores[q] += self.share(q, t, tied, foxes)
         return scores
 
-    def scorer(self, p: int):
+    def scorer(self, p: int) -> Scorer:
         """p's goods score as a function of p's goods counts and powers, everyone else's fixed."""
         others = [q for q in range(len(self.counts)) if q != p]
         best = [max((self.counts[q][t] for q in others), default=0) for t in range(NUM_TYPES)]
         tied = [[q for q in others if self.counts[q][t] == best[t]] for t in range(NUM_TYPES)]
         foxes = _foxes([self.powers[q] if q != p else _NO_POWERS for q in range(len(self.powers))])
 
-        def score(counts: list[int], powers: frozenset) -> int:
+        def score(counts: list[int], powers: Powers) -> int:
             self.counts[p], self.powers[p] = counts, powers
             fox = p if "foxes" in powers else foxes
             total = self.own_goods(p)
@@ -239,19 +231,18 @@ class _Goods:
     def own_goods(self, p: int) -> int:
         """What p's goods score apart from the majorities: values, one of each, goods bonuses."""
         counts, powers = self.counts[p], self.powers[p]
-        values = self.E.good_values(self.values, powers) if powers else self.values
-        score = sum(map(mul, counts, values))
+        values = E.good_values(self.values, powers) if powers else self.values
+        score: int = sum(map(mul, counts, values))
         if min(counts) >= 1:
             score += self.one_of_each
         if powers:
-            for key, fn in self.E.GOODS_BONUS.items():
+            for key, fn in E.GOODS_BONUS.items():
                 if key in powers:
                     score += fn(counts)
         return score
 
     def share(self, p: int, t: int, tied: list[int], foxes: int) -> int:
         """p's part of the bonus (or penalty) for the most goods of type t, p among ``tied``."""
-        E = self.E
         bonus = self.bonus[t]
         k = len(tied)
         if k == 1 and not self.powers[p]:

@@ -1,7 +1,8 @@
 """The base game's rules (no powers), one scripted scenario or more per rule of the rulebook.
 
-Quotations are from ``shared/rules/import_export.txt``; "R5.n" is resolution n of section 5 of
-``shared/rules/RESOLUTIONS.md``. Seats are numbered from 0 (the rulebook's PLAYER 1 is seat 0).
+Quotations are from the rulebook and "R5.n" is resolution n of section 5 of the project's rule
+resolutions, both quoted in ``docs/rules/import_export.md``. Seats are numbered from 0 (the
+rulebook's PLAYER 1 is seat 0).
 Harbor colours are green, yellow, black, blue, red, grey for seats 0..5 unless a test says so:
 seat 0 has the innate technology tier, seat 3 the luxury one.
 

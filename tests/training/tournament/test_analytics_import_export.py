@@ -372,3 +372,4 @@ def test_a_forced_pick_is_counted_and_a_round_left_unbid_is_not():
     ann, ben = analysis.stats["ann"], analysis.stats["ben"]
     assert (ann.picks, ann.picks_forced, ann.picks_own, ann.own_at_sea) == (1, 1, 1, 1)
     assert ann.bids == ben.bids == 0
+    assert state.auto_listeners == []  # the analysis stops watching when the replay ends

@@ -21,19 +21,21 @@ Readings of the cards' texts (``docs/rules/import_export.md``, the card table, s
 
 from __future__ import annotations
 
-from .. import actions as A
-from ..data import ACTIONS, GOOD_TYPES
-from . import POWER_TASK, listener, resume, task
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-TECHNOLOGY, AGRICULTURE, CONSUMER, LUXURY, ILLEGAL = (
-    GOOD_TYPES.index(t) for t in ("technology", "agriculture", "consumer", "luxury", "illegal")
-)
-IMPORT, PIRATE = ACTIONS.index("import"), ACTIONS.index("pirate")
+from .. import actions as A
+from ..vocab import AGRICULTURE, CONSUMER, ILLEGAL, IMPORT, LUXURY, PIRATE, TECHNOLOGY
+from .registry import POWER_TASK, hidden_choice, listener, resume, task
+
+if TYPE_CHECKING:
+    from ..rules import ImportExportState
+
 CHOICE = [A.DONE, A.YES]  # a "may" power: decline or use it
 
 
 # ----- helpers ---------------------------------------------------------------------------------
-def _soon(st, name: str, *args) -> None:
+def _soon(st: ImportExportState, name: str, *args: Any) -> None:
     """Run a power's step now if no decision is pending, else right after that decision."""
     if st.ask is None:
         POWER_TASK[name](st, *args)
@@ -41,16 +43,16 @@ def _soon(st, name: str, *args) -> None:
         st.push("power", name, *args)
 
 
-def _types(st, cards) -> set[int]:
+def _types(st: ImportExportState, cards: Iterable[int]) -> set[int]:
     ctype = st.game.ctype
     return {ctype[c] for c in cards}
 
 
-def _can_draw(st) -> bool:
+def _can_draw(st: ImportExportState) -> bool:
     return bool(st.deck or st.discard)
 
 
-def _ask_may_draw(st, key: str, holder: int) -> None:
+def _ask_may_draw(st: ImportExportState, key: str, holder: int) -> None:
     """A "you may draw a card" power: a public yes/no for the holder."""
     if _can_draw(st):
         st.ask_power(key, holder, CHOICE, ("draw", holder), public=True)
@@ -61,7 +63,7 @@ def _may_draw_power(key: str) -> None:
     Backpacks); its listener decides when to ask, with ``_soon(st, key, holder)``."""
     task(key)(lambda st, holder: _ask_may_draw(st, key, holder))
 
-    def answer(st, action, step, holder):
+    def answer(st: ImportExportState, action: int, step: str, holder: int) -> None:
         if action == A.YES:
             st.draw(holder, 1)
 
@@ -72,12 +74,12 @@ for _key in ("shoes", "drones", "lumber", "backpacks"):
     _may_draw_power(_key)
 
 
-def _may_load(st, p: int) -> bool:
+def _may_load(st: ImportExportState, p: int) -> bool:
     """Whether p has cards and a contracted ship in harbor: public, unlike which cards fit."""
     return bool(st.hands[p]) and any(st.contracts[s] for s in st.harbor_ships(p))
 
 
-def _ask_load(st, key: str, holder: int) -> None:
+def _ask_load(st: ImportExportState, key: str, holder: int) -> None:
     """A power's free load: the holder picks a card from its hand (or passes), then the ship.
     Asked whenever a load could be possible, even if no card fits, so that being asked does not
     tell the table whether the hand holds a fitting card."""
@@ -87,7 +89,7 @@ def _ask_load(st, key: str, holder: int) -> None:
         st.ask_power(key, holder, [A.DONE] + cards, ("load", holder))
 
 
-def _resume_load(st, key: str, action: int, step: str, holder: int, *rest, via: str) -> None:
+def _resume_load(st: ImportExportState, key: str, action: int, step: str, holder: int, *rest: Any, via: str) -> None:
     """The card ("load") and ship ("ship") steps of ``_ask_load``; ``via`` as in ``load_onto``."""
     if step == "load":
         if action == A.DONE:
@@ -106,14 +108,14 @@ def _resume_load(st, key: str, action: int, step: str, holder: int, *rest, via: 
 
 
 # ----- imports made by a power (Paper, Protractors) ----------------------------------------------
-def _free_import(st, p: int, s: int) -> None:
+def _free_import(st: ImportExportState, p: int, s: int) -> None:
     """p imports 1 container from ship s at sea, free and with no owner fee: the Import action's
     own pick (imports or goods, capacity permitting; ``imported`` and ``import_done`` follow)."""
     st.push("import_pick", p, s, 1, 0)
 
 
 # ----- AEROPONICS (registered first: a ship it brings home is no longer at sea for the others) ---
-def _aeroponics(st, holder: int, s: int) -> None:
+def _aeroponics(st: ImportExportState, holder: int, s: int) -> None:
     """ "If a ship you own at sea is reduced to only 1 loaded container on it, it will return to
     your harbor with the container" (it then counts toward a later contract, R5.8)."""
     if s >= 0 and s // 2 == holder and st.at_sea[s] and len(st.cargo[s]) == 1:
@@ -122,17 +124,17 @@ def _aeroponics(st, holder: int, s: int) -> None:
 
 
 @listener("pirated", "aeroponics")
-def aeroponics_pirated(st, holder, p, card, s):
+def aeroponics_pirated(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     _aeroponics(st, holder, s)
 
 
 @listener("taken", "aeroponics")
-def aeroponics_taken(st, holder, p, card, s):
+def aeroponics_taken(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     _aeroponics(st, holder, s)
 
 
 @listener("import_done", "aeroponics")
-def aeroponics_imported(st, holder, p, s):
+def aeroponics_imported(st: ImportExportState, holder: int, p: int, s: int) -> None:
     # Checked when the importer is done: the ship must stay at sea while it picks its cards.
     _aeroponics(st, holder, s)
 
@@ -144,24 +146,24 @@ def aeroponics_imported(st, holder, p, s):
 
 
 @listener("completed", "satellite")
-def satellite(st, holder, p, s, contracts):
+def satellite(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Every time a shipment is completed (once per ship), may draw a card and load a container."""
     _soon(st, "satellite", holder)
 
 
 @task("satellite")
-def satellite_ask(st, holder):
+def satellite_ask(st: ImportExportState, holder: int) -> None:
     if _can_draw(st) or _may_load(st, holder):
         st.ask_power("satellite", holder, CHOICE, ("draw", holder), public=True)
 
 
 @task("satellite.load")
-def satellite_load(st, holder):
+def satellite_load(st: ImportExportState, holder: int) -> None:
     _ask_load(st, "satellite", holder)
 
 
 @resume("satellite")
-def satellite_resume(st, action, step, holder, *rest):
+def satellite_resume(st: ImportExportState, action: int, step: str, holder: int, *rest: Any) -> None:
     if step == "draw":
         if action == A.YES:
             st.draw(holder, 1)
@@ -171,40 +173,46 @@ def satellite_resume(st, action, step, holder, *rest):
 
 
 @listener("completed", "shoes")
-def shoes(st, holder, p, s, contracts):
+def shoes(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Whenever a shipment is made (including this one), may draw a card."""
     _soon(st, "shoes", holder)
 
 
 @listener("completed", "a_small_tank")
-def a_small_tank(st, holder, p, s, contracts):
+def a_small_tank(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """When anyone completes a shipment, they must give the holder a card from their hand."""
     if p != holder:
         _soon(st, "a_small_tank", holder, p)
 
 
 @task("a_small_tank")
-def a_small_tank_ask(st, holder, p):
+def a_small_tank_ask(st: ImportExportState, holder: int, p: int) -> None:
     if st.hands[p]:  # the giver chooses; the options are its hidden hand
         st.ask_power("a_small_tank", p, [A.CARD + c for c in st.hands[p]], (holder, p))
 
 
 @resume("a_small_tank")
-def a_small_tank_give(st, action, holder, p):
+def a_small_tank_give(st: ImportExportState, action: int, holder: int, p: int) -> None:
     card = action - A.CARD
     st.hands[p].remove(card)
     st.hands[holder].append(card)
 
 
+@hidden_choice("a_small_tank")
+def a_small_tank_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
+    """The card goes from hand to hand: the table sees only that one was given."""
+    return f"player {p} gives player {args[0]} a card from their hand (A Small Tank)"
+
+
 @listener("completed", "laptops")
-def laptops(st, holder, p, s, contracts):
+def laptops(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Draw 2 whenever you complete a shipment with a technology container loaded on it."""
     if p == holder and TECHNOLOGY in _types(st, st.cargo[s]):
         st.draw(holder, 2)
 
 
 @listener("completed", "bok_choy")
-def bok_choy(st, holder, p, s, contracts):
+def bok_choy(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """+2 when you complete a non-agriculture shipment carrying an agriculture container.
 
     "If Bok Choy is loaded as a container ..." cannot mean the card itself: a loaded container's
@@ -215,35 +223,35 @@ def bok_choy(st, holder, p, s, contracts):
 
 
 @listener("completed", "mouthwash")
-def mouthwash(st, holder, p, s, contracts):
+def mouthwash(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """+2 whenever a consumer shipment is completed after this one (anyone's)."""
     if st.game.ids["mouthwash"] not in contracts and CONSUMER in _types(st, contracts):
         st.gain(holder, 2)
 
 
 @listener("completed", "onions")
-def onions(st, holder, p, s, contracts):
+def onions(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """+2 whenever you complete an agriculture shipment (including this one)."""
     if p == holder and AGRICULTURE in _types(st, contracts):
         st.gain(holder, 2)
 
 
 @listener("completed", "pistols")
-def pistols(st, holder, p, s, contracts):
+def pistols(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Any other player completing an illegal shipment pays the holder 2."""
     if p != holder and ILLEGAL in _types(st, contracts):
         st.transfer(p, holder, 2)
 
 
 @listener("completed", "rare_metals")
-def rare_metals(st, holder, p, s, contracts):
+def rare_metals(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """+4 when your ship completes with both a technology and a consumer contract on it."""
     if p == holder and {TECHNOLOGY, CONSUMER} <= _types(st, contracts):
         st.gain(holder, 4)
 
 
 @listener("completed", "paper")
-def paper(st, holder, p, s, contracts):
+def paper(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Completing a consumer shipment (including this one): may import 1 container from a ship
     at sea into your goods or imports, free, no owner fee."""
     if p == holder and CONSUMER in _types(st, contracts):
@@ -251,20 +259,20 @@ def paper(st, holder, p, s, contracts):
 
 
 @task("paper")
-def paper_ask(st, holder):
+def paper_ask(st: ImportExportState, holder: int) -> None:
     ships = st.sea_ships()
     if ships:
         st.ask_power("paper", holder, [A.DONE] + [A.SHIP + s for s in ships], (holder,), public=True)
 
 
 @resume("paper")
-def paper_resume(st, action, holder):
+def paper_resume(st: ImportExportState, action: int, holder: int) -> None:
     if action != A.DONE:
         _free_import(st, holder, action - A.SHIP)
 
 
 @listener("completed", "jets")
-def jets(st, holder, p, s, contracts):
+def jets(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Completing a shipment: may take one of its loaded containers into your goods before the
     ship sails."""
     if p == holder:
@@ -272,14 +280,14 @@ def jets(st, holder, p, s, contracts):
 
 
 @task("jets")
-def jets_ask(st, holder, s):
+def jets_ask(st: ImportExportState, holder: int, s: int) -> None:
     cards = [A.CARD + c for c in st.cargo[s] if st.goods_fit(holder, c)] if not st.at_sea[s] else []
     if cards:
         st.ask_power("jets", holder, [A.DONE] + cards, (holder, s), public=True)
 
 
 @resume("jets")
-def jets_resume(st, action, holder, s):
+def jets_resume(st: ImportExportState, action: int, holder: int, s: int) -> None:
     if action != A.DONE:
         card = action - A.CARD
         st.cargo[s].remove(card)
@@ -287,7 +295,7 @@ def jets_resume(st, action, holder, s):
 
 
 @listener("completed", "flash_drives")
-def flash_drives(st, holder, p, s, contracts):
+def flash_drives(st: ImportExportState, holder: int, p: int, s: int, contracts: tuple[int, ...]) -> None:
     """Completing a shipment: may take one loaded container from it into your hand (after the
     payout, before the ship sails)."""
     if p == holder:
@@ -295,13 +303,13 @@ def flash_drives(st, holder, p, s, contracts):
 
 
 @task("flash_drives")
-def flash_drives_ask(st, holder, s):
+def flash_drives_ask(st: ImportExportState, holder: int, s: int) -> None:
     if not st.at_sea[s] and st.cargo[s]:
         st.ask_power("flash_drives", holder, [A.DONE] + [A.CARD + c for c in st.cargo[s]], (holder, s), public=True)
 
 
 @resume("flash_drives")
-def flash_drives_resume(st, action, holder, s):
+def flash_drives_resume(st: ImportExportState, action: int, holder: int, s: int) -> None:
     if action != A.DONE:
         card = action - A.CARD
         st.cargo[s].remove(card)
@@ -310,7 +318,7 @@ def flash_drives_resume(st, action, holder, s):
 
 # ----- contracted ----------------------------------------------------------------------------------
 @listener("contracted", "helicopter")
-def helicopter(st, holder, p, s, card):
+def helicopter(st: ImportExportState, holder: int, p: int, s: int, card: int) -> None:
     """Whenever a luxury good is contracted (by anyone), 4 passive credits from the bank."""
     if st.game.ctype[card] == LUXURY:
         amount = min(4, st.bank)
@@ -319,14 +327,14 @@ def helicopter(st, holder, p, s, card):
 
 
 @listener("contracted", "sugar")
-def sugar(st, holder, p, s, card):
+def sugar(st: ImportExportState, holder: int, p: int, s: int, card: int) -> None:
     """+2 when you contract an agriculture shipment."""
     if p == holder and st.game.ctype[card] == AGRICULTURE:
         st.gain(holder, 2)
 
 
 @listener("contracted", "drones")
-def drones(st, holder, p, s, card):
+def drones(st: ImportExportState, holder: int, p: int, s: int, card: int) -> None:
     """Whenever you contract a new shipment, may also draw 1 card."""
     if p == holder:
         _soon(st, "drones", holder)
@@ -334,14 +342,14 @@ def drones(st, holder, p, s, card):
 
 # ----- loaded --------------------------------------------------------------------------------------
 @listener("loaded", "fixie_bikes")
-def fixie_bikes(st, holder, p, s, card, via):
+def fixie_bikes(st: ImportExportState, holder: int, p: int, s: int, card: int, via: str) -> None:
     """+2 whenever a container is loaded from a load action (anyone's; not pirate, not a power)."""
     if via == "load":
         st.gain(holder, 2)
 
 
 @listener("loaded", "whole_wheat")
-def whole_wheat(st, holder, p, s, card, via):
+def whole_wheat(st: ImportExportState, holder: int, p: int, s: int, card: int, via: str) -> None:
     """Whenever an agriculture container is loaded (anyone's, any way): may take 2 credits or
     draw 2 cards."""
     if st.game.ctype[card] == AGRICULTURE:
@@ -349,12 +357,12 @@ def whole_wheat(st, holder, p, s, card, via):
 
 
 @task("whole_wheat")
-def whole_wheat_ask(st, holder):
+def whole_wheat_ask(st: ImportExportState, holder: int) -> None:
     st.ask_power("whole_wheat", holder, [A.DONE, A.OPTION + 0, A.OPTION + 1], (holder,), public=True)
 
 
 @resume("whole_wheat")
-def whole_wheat_resume(st, action, holder):
+def whole_wheat_resume(st: ImportExportState, action: int, holder: int) -> None:
     if action == A.OPTION + 0:
         st.gain(holder, 2)
     elif action == A.OPTION + 1:
@@ -363,21 +371,21 @@ def whole_wheat_resume(st, action, holder):
 
 # ----- goods, credits ------------------------------------------------------------------------------
 @listener("good_added", "bubblegum")
-def bubblegum(st, holder, p, card):
+def bubblegum(st: ImportExportState, holder: int, p: int, card: int) -> None:
     """Whenever a consumer good is added to any player's goods, +4."""
     if st.game.ctype[card] == CONSUMER:
         st.gain(holder, 4)
 
 
 @listener("good_added", "chaptick")
-def chaptick(st, holder, p, card):
+def chaptick(st: ImportExportState, holder: int, p: int, card: int) -> None:
     """Whenever a consumer good is added to any player's goods, +2."""
     if st.game.ctype[card] == CONSUMER:
         st.gain(holder, 2)
 
 
 @listener("spent", "fake_dvds")
-def fake_dvds(st, holder, p, amount):
+def fake_dvds(st: ImportExportState, holder: int, p: int, amount: int) -> None:
     """When another player spends or loses 4 or more credits (at once), +2."""
     if p != holder and amount >= 4:
         st.gain(holder, 2)
@@ -385,44 +393,44 @@ def fake_dvds(st, holder, p, amount):
 
 # ----- drawing -------------------------------------------------------------------------------------
 @listener("drew", "lumber")
-def lumber(st, holder, p, k):
+def lumber(st: ImportExportState, holder: int, p: int, k: int) -> None:
     """Whenever another player draws cards, may draw one card."""
     if p != holder:
         _soon(st, "lumber", holder)
 
 
 @listener("drew", "nanobots")
-def nanobots(st, holder, p, k):
+def nanobots(st: ImportExportState, holder: int, p: int, k: int) -> None:
     """Every time you draw cards, may use a free load action if able (it is a load action)."""
     if p == holder:
         _soon(st, "nanobots", holder)
 
 
 @task("nanobots")
-def nanobots_ask(st, holder):
+def nanobots_ask(st: ImportExportState, holder: int) -> None:
     _ask_load(st, "nanobots", holder)
 
 
 @resume("nanobots")
-def nanobots_resume(st, action, step, holder, *rest):
+def nanobots_resume(st: ImportExportState, action: int, step: str, holder: int, *rest: Any) -> None:
     _resume_load(st, "nanobots", action, step, holder, *rest, via="load")
 
 
 @listener("draw_action", "chairs")
-def chairs(st, holder, p):
+def chairs(st: ImportExportState, holder: int, p: int) -> None:
     """When any other player uses a draw action, may discard a card from your hand."""
     if p != holder:
         _soon(st, "chairs", holder)
 
 
 @task("chairs")
-def chairs_ask(st, holder):
+def chairs_ask(st: ImportExportState, holder: int) -> None:
     if st.hands[holder]:
         st.ask_power("chairs", holder, [A.DONE] + [A.CARD + c for c in st.hands[holder]], (holder,))
 
 
 @resume("chairs")
-def chairs_resume(st, action, holder):
+def chairs_resume(st: ImportExportState, action: int, holder: int) -> None:
     if action != A.DONE:
         card = action - A.CARD
         st.hands[holder].remove(card)
@@ -430,14 +438,14 @@ def chairs_resume(st, action, holder):
 
 
 @listener("ship_returned", "backpacks")
-def backpacks(st, holder, s):
+def backpacks(st: ImportExportState, holder: int, s: int) -> None:
     """Every time any ship returns to a harbor from the open sea, may draw a card."""
     _soon(st, "backpacks", holder)
 
 
 # ----- the turn's action ---------------------------------------------------------------------------
 @listener("execute", "books")
-def books(st, holder, leader, action):
+def books(st: ImportExportState, holder: int, leader: int, action: int) -> None:
     """Leading an Import that any other player follows (plays a card): +2, once a turn."""
     if (
         leader == holder
@@ -450,20 +458,20 @@ def books(st, holder, leader, action):
 
 
 @listener("execute", "dragon_fruit")
-def dragon_fruit(st, holder, leader, action):
+def dragon_fruit(st: ImportExportState, holder: int, leader: int, action: int) -> None:
     """Leading with the pirate action: draw 2 cards or take 2 credits."""
     if leader == holder and action == PIRATE:
         _soon(st, "dragon_fruit", holder)
 
 
 @task("dragon_fruit")
-def dragon_fruit_ask(st, holder):
+def dragon_fruit_ask(st: ImportExportState, holder: int) -> None:
     options = [A.OPTION + 1] + ([A.OPTION + 0] if _can_draw(st) else [])
     st.ask_power("dragon_fruit", holder, options, (holder,), public=True)
 
 
 @resume("dragon_fruit")
-def dragon_fruit_resume(st, action, holder):
+def dragon_fruit_resume(st: ImportExportState, action: int, holder: int) -> None:
     if action == A.OPTION + 0:
         st.draw(holder, 2)
     else:
@@ -472,7 +480,7 @@ def dragon_fruit_resume(st, action, holder):
 
 # ----- imports -------------------------------------------------------------------------------------
 @listener("imported", "cannabis")
-def cannabis(st, holder, p, s, card):
+def cannabis(st: ImportExportState, holder: int, p: int, s: int, card: int) -> None:
     """A player importing any red containers during an Import action pays the holder 2 (once
     per ship won: the marker is cleared when that import is done)."""
     mark = f"cannabis:{p}"
@@ -482,34 +490,34 @@ def cannabis(st, holder, p, s, card):
 
 
 @listener("import_done", "cannabis")
-def cannabis_done(st, holder, p, s):
+def cannabis_done(st: ImportExportState, holder: int, p: int, s: int) -> None:
     mark = f"cannabis:{p}"
     if mark in st.once:
         st.once.remove(mark)
 
 
 @listener("import_done", "protractors")
-def protractors(st, holder, p, s):
+def protractors(st: ImportExportState, holder: int, p: int, s: int) -> None:
     """Another player imported from a ship at sea: if containers are left, may import 1 free."""
     if p != holder and s >= 0 and st.at_sea[s] and st.cargo[s]:  # s < 0: the supply island
         _soon(st, "protractors", holder, s)
 
 
 @task("protractors")
-def protractors_ask(st, holder, s):
+def protractors_ask(st: ImportExportState, holder: int, s: int) -> None:
     if st.at_sea[s] and st.cargo[s]:
         st.ask_power("protractors", holder, CHOICE, (holder, s), public=True)
 
 
 @resume("protractors")
-def protractors_resume(st, action, holder, s):
+def protractors_resume(st: ImportExportState, action: int, holder: int, s: int) -> None:
     if action == A.YES:
         _free_import(st, holder, s)
 
 
 # ----- pirate --------------------------------------------------------------------------------------
 @listener("pirated", "big_ammunition")
-def big_ammunition(st, holder, p, card, s):
+def big_ammunition(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     """Pirating another player's ship at sea: take a random card from the owner's hand."""
     owner = s // 2
     if p == holder and s >= 0 and st.at_sea[s] and owner != holder and st.hands[owner]:
@@ -519,7 +527,7 @@ def big_ammunition(st, holder, p, card, s):
 
 
 @listener("pirated", "poison_bottles")
-def poison_bottles(st, holder, p, card, s):
+def poison_bottles(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     """Any player using the pirate action pays the Pirate King 2, once a turn."""
     mark = f"poison_bottles:{p}"
     if p != holder and mark not in st.once:
@@ -528,14 +536,14 @@ def poison_bottles(st, holder, p, card, s):
 
 
 @listener("pirated", "stolen_rice")
-def stolen_rice(st, holder, p, card, s):
+def stolen_rice(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     """+2 whenever you pirate an agriculture container."""
     if p == holder and st.game.ctype[card] == AGRICULTURE:
         st.gain(holder, 2)
 
 
 @listener("pirated", "stolen_tires")
-def stolen_tires(st, holder, p, card, s):
+def stolen_tires(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     """Every time you pirate: draw a card and seed the supply island."""
     if p == holder:
         st.draw(holder, 1)
@@ -545,7 +553,7 @@ def stolen_tires(st, holder, p, card, s):
 
 
 @listener("pirated", "shotguns")
-def shotguns(st, holder, p, card, s):
+def shotguns(st: ImportExportState, holder: int, p: int, card: int, s: int) -> None:
     """A player who pirates before the holder (the holder still has pirate actions this turn)
     gives it 2 credits or 2 cards from their hand, their choice, once a turn."""
     order = st.order_from_leader()
@@ -562,19 +570,19 @@ def shotguns(st, holder, p, card, s):
 
 
 @task("shotguns")
-def shotguns_ask(st, holder, p):
+def shotguns_ask(st: ImportExportState, holder: int, p: int) -> None:
     options = ([A.OPTION + 0] if st.credits[p] else []) + ([A.OPTION + 1] if st.hands[p] else [])
     if options:
         st.ask_power("shotguns", p, options, ("pay", holder, p), public=True)
 
 
-def _shotguns_card(st, holder, p, left):
+def _shotguns_card(st: ImportExportState, holder: int, p: int, left: int) -> None:
     if left and st.hands[p]:
         st.ask_power("shotguns", p, [A.CARD + c for c in st.hands[p]], ("card", holder, p, left))
 
 
 @resume("shotguns")
-def shotguns_resume(st, action, step, holder, p, *rest):
+def shotguns_resume(st: ImportExportState, action: int, step: str, holder: int, p: int, *rest: Any) -> None:
     if step == "pay":
         if action == A.OPTION + 0:
             st.transfer(p, holder, 2)
@@ -585,3 +593,11 @@ def shotguns_resume(st, action, step, holder, p, *rest):
     st.hands[p].remove(card)
     st.hands[holder].append(card)
     _shotguns_card(st, holder, p, left - 1)
+
+
+@hidden_choice("shotguns")
+def shotguns_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str | None:
+    """Credits or cards is a public choice; which cards go from hand to hand is not."""
+    if args[0] != "card":
+        return None
+    return f"player {p} gives player {args[1]} a card from their hand (Shotguns)"

@@ -23,12 +23,16 @@ How they are written:
 
 from __future__ import annotations
 
-from .. import actions as A
-from ..data import ACTIONS, GOOD_TYPES
-from . import IMMEDIATE, immediate, resume, task
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-TECHNOLOGY, AGRICULTURE, CONSUMER, LUXURY, ILLEGAL = range(len(GOOD_TYPES))
-CONTRACT, LOAD, IMPORT, PIRATE, SUPPLY = range(len(ACTIONS))
+from .. import actions as A
+from ..vocab import AGRICULTURE, CONSUMER, CONTRACT, ILLEGAL, IMPORT, LUXURY, NUM_ACTION_TYPES, NUM_TYPES, TECHNOLOGY
+from .modifiers import import_take
+from .registry import IMMEDIATE, hidden_choice, immediate, resume, task
+
+if TYPE_CHECKING:
+    from ..rules import ImportExportState
 
 # Credit amounts printed on the cards.
 ALMONDS_POOR, ALMONDS_RICH, ALMONDS_LIMIT = 8, 4, 18
@@ -43,12 +47,15 @@ PLATINUM_HAND = 8
 STRETCH_FREE_ACTIONS = 2
 
 # ----- plumbing --------------------------------------------------------------------------------
-STEPS: dict = {}
-SELF_POWERS: dict = {}  # key -> fn(st, p, card): powers that act on their own card
+Step = Callable[..., None]  # fn(st, action, *args): a decision's answer
+SelfPower = Callable[["ImportExportState", int, int], None]  # fn(st, p, card)
+STEPS: dict[str, Step] = {}
+SELF_POWERS: dict[str, SelfPower] = {}  # key -> fn(st, p, card): powers that act on their own card
+F = TypeVar("F", bound=Step)
 
 
-def step(name: str):
-    def register(fn):
+def step(name: str) -> Callable[[F], F]:
+    def register(fn: F) -> F:
         if name in STEPS:
             raise ValueError(f"immediate power step {name!r} registered twice")
         STEPS[name] = fn
@@ -57,19 +64,21 @@ def step(name: str):
     return register
 
 
-def _dispatch(st, action: int, name: str, *args) -> None:
+def _dispatch(st: ImportExportState, action: int, name: str, *args: Any) -> None:
     STEPS[name](st, action, *args)
 
 
-def _ask(st, key: str, player: int, options, name: str, *args, public: bool = True) -> None:
+def _ask(
+    st: ImportExportState, key: str, player: int, options: Iterable[int], name: str, *args: Any, public: bool = True
+) -> None:
     st.ask_power(key, player, list(options), (name, *args), public)
 
 
-def self_power(key: str):
+def self_power(key: str) -> Callable[[SelfPower], SelfPower]:
     """A power about its own card: registered as ``key``'s immediate on that card, and callable
     on another card (Wind Turbines copying it)."""
 
-    def register(fn):
+    def register(fn: SelfPower) -> SelfPower:
         SELF_POWERS[key] = fn
         immediate(key)(lambda st, p: fn(st, p, st.game.ids[key]))
         return fn
@@ -100,27 +109,27 @@ for _key in (
     resume(_key)(_dispatch)
 
 
-def _others(st, p: int) -> list[int]:
+def _others(st: ImportExportState, p: int) -> list[int]:
     """The other seats, clockwise from p."""
     return [(p + k) % st.n for k in range(1, st.n)]
 
 
-def _everyone(st, p: int) -> list[int]:
+def _everyone(st: ImportExportState, p: int) -> list[int]:
     """Every seat, p first, then clockwise."""
     return [(p + k) % st.n for k in range(st.n)]
 
 
-def _count(st, cards, good_type: int) -> int:
+def _count(st: ImportExportState, cards: Iterable[int], good_type: int) -> int:
     ctype = st.game.ctype
     return sum(1 for c in cards if ctype[c] == good_type)
 
 
-def _goods_of(st, good_type: int) -> int:
+def _goods_of(st: ImportExportState, good_type: int) -> int:
     """Goods of a type in every player's goods (Ferraris' virtual goods included)."""
     return sum(st.goods_count(q, good_type) for q in range(st.n))
 
 
-def _to_goods(st, p: int, card: int) -> None:
+def _to_goods(st: ImportExportState, p: int, card: int) -> None:
     """A card given to p's goods; with no room it is discarded (as the FAQ says of imports)."""
     if st.goods_fit(p, card):
         st.add_good(p, card)
@@ -128,17 +137,17 @@ def _to_goods(st, p: int, card: int) -> None:
         st.discard.append(card)
 
 
-def _sailing(st) -> set[int]:
+def _sailing(st: ImportExportState) -> set[int]:
     """Ships whose shipment has completed and that are about to sail."""
     return {t[1] for t in st.stack if t[0] == "sail"}
 
 
-def _free_ships(st, p: int) -> list[int]:
+def _free_ships(st: ImportExportState, p: int) -> list[int]:
     sailing = _sailing(st)
     return [s for s in st.harbor_ships(p) if s not in sailing]
 
 
-def _after_sailing(st, p: int, t: tuple) -> None:
+def _after_sailing(st: ImportExportState, p: int, t: tuple[Any, ...]) -> None:
     """Run task ``t`` once p's completing ships have sailed: below the lowest pending sail of
     p's (a completion can nest in another), so after the rest of the completion."""
     stack = st.stack
@@ -149,7 +158,7 @@ def _after_sailing(st, p: int, t: tuple) -> None:
     stack.append(t)
 
 
-def _draw_into_hand(st, p: int, k: int) -> list[int]:
+def _draw_into_hand(st: ImportExportState, p: int, k: int) -> list[int]:
     """Draw up to k cards one by one (the drew event once, for all of them)."""
     drawn = []
     for _ in range(k):
@@ -161,7 +170,7 @@ def _draw_into_hand(st, p: int, k: int) -> list[int]:
     return drawn
 
 
-def _activate(st, p: int, card: int) -> None:
+def _activate(st: ImportExportState, p: int, card: int) -> None:
     """Run ``card``'s immediate power for p as if its shipment had just completed."""
     key = st.game.cards[card].key
     if key in IMMEDIATE:
@@ -170,26 +179,26 @@ def _activate(st, p: int, card: int) -> None:
 
 # ----- credits ---------------------------------------------------------------------------------
 @immediate("almonds")
-def almonds(st, p: int) -> None:
+def almonds(st: ImportExportState, p: int) -> None:
     # "you will take into account credits earned from this shipment": the payout is already in.
     st.gain(p, ALMONDS_POOR if st.credits[p] <= ALMONDS_LIMIT else ALMONDS_RICH)
 
 
 @immediate("ammunition")
-def ammunition(st, p: int) -> None:
+def ammunition(st: ImportExportState, p: int) -> None:
     for q in _others(st, p):
         if st.goods_count(q, ILLEGAL):
             st.transfer(q, p, 2)
 
 
 @immediate("danger_pets")
-def danger_pets(st, p: int) -> None:
+def danger_pets(st: ImportExportState, p: int) -> None:
     for q in _others(st, p):
         st.transfer(q, p, 2)
 
 
 @immediate("flamethrowers")
-def flamethrowers(st, p: int) -> None:
+def flamethrowers(st: ImportExportState, p: int) -> None:
     heads = st.rng.random() < 0.5
     for q in _others(st, p):
         if heads:
@@ -199,27 +208,27 @@ def flamethrowers(st, p: int) -> None:
 
 
 @immediate("fluffy_pillows")
-def fluffy_pillows(st, p: int) -> None:
+def fluffy_pillows(st: ImportExportState, p: int) -> None:
     st.gain(p, 2 * len(st.shipments[p]))
 
 
 @immediate("honey")
-def honey(st, p: int) -> None:
+def honey(st: ImportExportState, p: int) -> None:
     st.gain(p, 2 * _goods_of(st, AGRICULTURE))
 
 
 @immediate("pens")
-def pens(st, p: int) -> None:
+def pens(st: ImportExportState, p: int) -> None:
     st.gain(p, 2 * _goods_of(st, CONSUMER))
 
 
 @immediate("rice")
-def rice(st, p: int) -> None:
+def rice(st: ImportExportState, p: int) -> None:
     st.gain(p, 2 * _count(st, st.shipments[p], AGRICULTURE))
 
 
 @immediate("delayed_game")
-def delayed_game(st, p: int) -> None:
+def delayed_game(st: ImportExportState, p: int) -> None:
     for q in _others(st, p):
         st.pay(q, DELAYED_GAME_FINE)
     st.double_turn[p] = 1  # t_turn / t_turn_end give p two turns when it next leads
@@ -227,18 +236,18 @@ def delayed_game(st, p: int) -> None:
 
 # ----- cards -----------------------------------------------------------------------------------
 @immediate("cups")
-def cups(st, p: int) -> None:
+def cups(st: ImportExportState, p: int) -> None:
     st.draw(p, 5)
 
 
 @immediate("potatoes")
-def potatoes(st, p: int) -> None:
+def potatoes(st: ImportExportState, p: int) -> None:
     st.gain(p, 2)
     st.draw(p, 2)
 
 
 @immediate("hawaiian_salt")
-def hawaiian_salt(st, p: int) -> None:
+def hawaiian_salt(st: ImportExportState, p: int) -> None:
     ctype = st.game.ctype
     taken = 0
     for q in _others(st, p):
@@ -251,7 +260,7 @@ def hawaiian_salt(st, p: int) -> None:
 
 
 @immediate("message_tables")
-def message_tables(st, p: int) -> None:
+def message_tables(st: ImportExportState, p: int) -> None:
     ctype = st.game.ctype
     seen: set[int] = set()
     drawn = 0
@@ -269,12 +278,12 @@ def message_tables(st, p: int) -> None:
 
 
 @immediate("shower_heads")
-def shower_heads(st, p: int) -> None:
-    _ask(st, "shower_heads", p, [A.TYPE + t for t in range(len(GOOD_TYPES))], "shower_heads", p)
+def shower_heads(st: ImportExportState, p: int) -> None:
+    _ask(st, "shower_heads", p, [A.TYPE + t for t in range(NUM_TYPES)], "shower_heads", p)
 
 
 @step("shower_heads")
-def _shower_heads(st, action: int, p: int) -> None:
+def _shower_heads(st: ImportExportState, action: int, p: int) -> None:
     named = action - A.TYPE
     drawn = _draw_into_hand(st, p, 2)
     if any(st.game.ctype[c] == named for c in drawn):
@@ -284,18 +293,18 @@ def _shower_heads(st, action: int, p: int) -> None:
 
 
 @immediate("exclusive_cards")
-def exclusive_cards(st, p: int) -> None:
+def exclusive_cards(st: ImportExportState, p: int) -> None:
     st.push("power", "imm_exclusive_name", p)
     st.pay(p, EXCLUSIVE_STAKE)  # as much as p has, like every payment
 
 
 @task("imm_exclusive_name")
-def _exclusive_name(st, p: int) -> None:
-    _ask(st, "exclusive_cards", p, [A.TYPE + t for t in range(len(GOOD_TYPES))], "exclusive_cards", p)
+def _exclusive_name(st: ImportExportState, p: int) -> None:
+    _ask(st, "exclusive_cards", p, [A.TYPE + t for t in range(NUM_TYPES)], "exclusive_cards", p)
 
 
 @step("exclusive_cards")
-def _exclusive_cards(st, action: int, p: int) -> None:
+def _exclusive_cards(st: ImportExportState, action: int, p: int) -> None:
     drawn = _draw_into_hand(st, p, 1)
     if drawn and st.game.ctype[drawn[0]] == action - A.TYPE:
         st.gain(p, EXCLUSIVE_PRIZE)
@@ -304,12 +313,30 @@ def _exclusive_cards(st, action: int, p: int) -> None:
 
 
 @immediate("rolls_royce")
-def rolls_royce(st, p: int) -> None:
+def rolls_royce(st: ImportExportState, p: int) -> None:
     _ask(st, "rolls_royce", p, [A.CARD + c for c in st.game.deck_cards], "rolls_royce", p)
 
 
+# Naming a type or a card is said aloud at the table, but nothing the table keeps (its
+# observation, its view) remembers the name once the power has drawn: the other seats see only
+# that a name was given (a named card drawn to win says so in the game's end reason).
+@hidden_choice("shower_heads")
+def _shower_heads_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
+    return f"player {p} names a good type (Shower Heads)"
+
+
+@hidden_choice("exclusive_cards")
+def _exclusive_cards_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
+    return f"player {p} names a good type (Exclusive Cards)"
+
+
+@hidden_choice("rolls_royce")
+def _rolls_royce_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
+    return f"player {p} names a card (Rolls Royce)"
+
+
 @step("rolls_royce")
-def _rolls_royce(st, action: int, p: int) -> None:
+def _rolls_royce(st: ImportExportState, action: int, p: int) -> None:
     named = action - A.CARD
     drawn = _draw_into_hand(st, p, 1)
     if drawn and drawn[0] == named:
@@ -321,7 +348,7 @@ def _rolls_royce(st, action: int, p: int) -> None:
 
 # ----- shipments -------------------------------------------------------------------------------
 @immediate("apples")
-def apples(st, p: int) -> None:
+def apples(st: ImportExportState, p: int) -> None:
     ctype = st.game.ctype
     options = [A.CARD + c for c in st.hands[p] if ctype[c] == AGRICULTURE]
     # Asked even with no agriculture card (then "done" only): being asked must not reveal the hand.
@@ -329,7 +356,7 @@ def apples(st, p: int) -> None:
 
 
 @step("apples")
-def _apples(st, action: int, p: int) -> None:
+def _apples(st: ImportExportState, action: int, p: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -339,7 +366,7 @@ def _apples(st, action: int, p: int) -> None:
 
 
 @self_power("bamboo")
-def bamboo(st, p: int, card: int) -> None:
+def bamboo(st: ImportExportState, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
     need = st.need(p, card)
@@ -349,7 +376,7 @@ def bamboo(st, p: int, card: int) -> None:
 
 
 @step("bamboo")
-def _bamboo(st, action: int, p: int, card: int) -> None:
+def _bamboo(st: ImportExportState, action: int, p: int, card: int) -> None:
     if action == A.DONE:
         return
     s = action - A.SHIP
@@ -358,13 +385,13 @@ def _bamboo(st, action: int, p: int, card: int) -> None:
 
 
 @self_power("beer")
-def beer(st, p: int, card: int) -> None:
+def beer(st: ImportExportState, p: int, card: int) -> None:
     if st.owner[card] == p:
         _ask(st, "beer", p, [A.DONE, A.YES], "beer", p, card)
 
 
 @step("beer")
-def _beer(st, action: int, p: int, card: int) -> None:
+def _beer(st: ImportExportState, action: int, p: int, card: int) -> None:
     if action == A.YES:
         st.remove_shipment(p, card)
         st.island.append(card)
@@ -372,12 +399,12 @@ def _beer(st, action: int, p: int, card: int) -> None:
 
 
 @self_power("chicken_feed")
-def chicken_feed(st, p: int, card: int) -> None:
+def chicken_feed(st: ImportExportState, p: int, card: int) -> None:
     _chicken_offer(st, p, card, 0)
 
 
 @task("imm_chicken_offer")
-def _chicken_offer(st, p: int, card: int, i: int) -> None:
+def _chicken_offer(st: ImportExportState, p: int, card: int, i: int) -> None:
     """Offer the card to the i-th other player clockwise; the first to accept buys it."""
     others = _others(st, p)
     if i >= len(others) or st.owner[card] != p:
@@ -389,7 +416,7 @@ def _chicken_offer(st, p: int, card: int, i: int) -> None:
 
 
 @step("chicken_feed")
-def _chicken_feed(st, action: int, p: int, q: int, card: int) -> None:
+def _chicken_feed(st: ImportExportState, action: int, p: int, q: int, card: int) -> None:
     if action == A.YES:
         st.remove_shipment(p, card)
         st.add_shipment(q, card)
@@ -397,7 +424,7 @@ def _chicken_feed(st, action: int, p: int, q: int, card: int) -> None:
 
 
 @self_power("small_poodles")
-def small_poodles(st, p: int, card: int) -> None:
+def small_poodles(st: ImportExportState, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
     st.remove_shipment(p, card)
@@ -408,7 +435,7 @@ def small_poodles(st, p: int, card: int) -> None:
 
 
 @immediate("stolen_research")
-def stolen_research(st, p: int) -> None:
+def stolen_research(st: ImportExportState, p: int) -> None:
     ctype = st.game.ctype
     options = [A.CARD + c for q in _others(st, p) for c in st.shipments[q] if ctype[c] == TECHNOLOGY]
     if options:
@@ -416,7 +443,7 @@ def stolen_research(st, p: int) -> None:
 
 
 @step("stolen_research")
-def _stolen_research(st, action: int, p: int) -> None:
+def _stolen_research(st: ImportExportState, action: int, p: int) -> None:
     stolen = action - A.CARD
     research = st.game.ids["stolen_research"]
     victim = st.owner[stolen]
@@ -429,7 +456,7 @@ def _stolen_research(st, action: int, p: int) -> None:
 
 
 @immediate("wind_turbines")
-def wind_turbines(st, p: int) -> None:
+def wind_turbines(st: ImportExportState, p: int) -> None:
     wt = st.game.ids["wind_turbines"]
     tier = st.game.ctier
     options = [A.CARD + c for q in range(st.n) for c in st.shipments[q] if c != wt and tier[c] <= 1]
@@ -438,7 +465,7 @@ def wind_turbines(st, p: int) -> None:
 
 
 @step("wind_turbines")
-def _wind_turbines(st, action: int, p: int) -> None:
+def _wind_turbines(st: ImportExportState, action: int, p: int) -> None:
     copied = action - A.CARD
     wt = st.game.ids["wind_turbines"]
     # The copy belongs to the Wind Turbines card (it travels with it if the card changes hands);
@@ -452,19 +479,19 @@ def _wind_turbines(st, action: int, p: int) -> None:
 
 
 @task("imm_self_power")
-def _self_power(st, key: str, p: int, card: int) -> None:
+def _self_power(st: ImportExportState, key: str, p: int, card: int) -> None:
     SELF_POWERS[key](st, p, card)
 
 
 # ----- goods -----------------------------------------------------------------------------------
 @immediate("soy_sauce")
-def soy_sauce(st, p: int) -> None:
+def soy_sauce(st: ImportExportState, p: int) -> None:
     if any(st.game.caction[c] == CONTRACT for c in st.imports[p]):
         _ask(st, "soy_sauce", p, [A.DONE, A.YES], "soy_sauce", p)
 
 
 @step("soy_sauce")
-def _soy_sauce(st, action: int, p: int) -> None:
+def _soy_sauce(st: ImportExportState, action: int, p: int) -> None:
     if action != A.YES:
         return
     contracts = [c for c in st.imports[p] if st.game.caction[c] == CONTRACT]
@@ -473,41 +500,41 @@ def _soy_sauce(st, action: int, p: int) -> None:
 
 
 @task("imm_soy_move")
-def _soy_move(st, p: int, card: int) -> None:
+def _soy_move(st: ImportExportState, p: int, card: int) -> None:
     st.imports[p].remove(card)
     st.gain(p, 2)
     _to_goods(st, p, card)
 
 
 @immediate("dino_bones")
-def dino_bones(st, p: int) -> None:
+def dino_bones(st: ImportExportState, p: int) -> None:
     st.push("power", "imm_dino_take", p, 2)
     for q in reversed(_everyone(st, p)):
         st.push("power", "imm_dino_give", q)
 
 
 @task("imm_dino_give")
-def _dino_give(st, q: int) -> None:
+def _dino_give(st: ImportExportState, q: int) -> None:
     if st.goods[q]:
         _ask(st, "dino_bones", q, [A.CARD + c for c in st.goods[q]], "dino_give", q)
 
 
 @step("dino_give")
-def _dino_given(st, action: int, q: int) -> None:
+def _dino_given(st: ImportExportState, action: int, q: int) -> None:
     card = action - A.CARD
     st.goods[q].remove(card)
     st.island.append(card)
 
 
 @task("imm_dino_take")
-def _dino_take(st, p: int, left: int) -> None:
+def _dino_take(st: ImportExportState, p: int, left: int) -> None:
     options = [A.CARD + c for c in st.island if st.goods_fit(p, c)] if left > 0 else []
     if options:
         _ask(st, "dino_bones", p, options, "dino_take", p, left)
 
 
 @step("dino_take")
-def _dino_taken(st, action: int, p: int, left: int) -> None:
+def _dino_taken(st: ImportExportState, action: int, p: int, left: int) -> None:
     card = action - A.CARD
     st.island.remove(card)
     st.push("power", "imm_dino_take", p, left - 1)
@@ -519,13 +546,13 @@ RG_CREDITS, RG_SHIPMENT, RG_GOODS = range(3)
 
 
 @immediate("railguns")
-def railguns(st, p: int) -> None:
+def railguns(st: ImportExportState, p: int) -> None:
     for q in reversed(_others(st, p)):
         st.push("power", "imm_railguns_pay", p, q)
 
 
 @task("imm_railguns_pay")
-def _railguns_pay(st, p: int, q: int) -> None:
+def _railguns_pay(st: ImportExportState, p: int, q: int) -> None:
     options = []
     if st.credits[q] >= RAILGUNS_CREDITS:
         options.append(A.OPTION + RG_CREDITS)
@@ -538,7 +565,7 @@ def _railguns_pay(st, p: int, q: int) -> None:
 
 
 @step("railguns")
-def _railguns(st, action: int, p: int, q: int) -> None:
+def _railguns(st: ImportExportState, action: int, p: int, q: int) -> None:
     choice = action - A.OPTION
     if choice == RG_CREDITS:
         st.transfer(q, p, RAILGUNS_CREDITS)
@@ -549,20 +576,20 @@ def _railguns(st, action: int, p: int, q: int) -> None:
 
 
 @step("railguns_shipment")
-def _railguns_shipment(st, action: int, p: int, q: int) -> None:
+def _railguns_shipment(st: ImportExportState, action: int, p: int, q: int) -> None:
     card = action - A.CARD
     st.remove_shipment(q, card)
     st.add_shipment(p, card)
 
 
 @task("imm_railguns_good")
-def _railguns_good(st, p: int, q: int, left: int) -> None:
+def _railguns_good(st: ImportExportState, p: int, q: int, left: int) -> None:
     if left > 0 and st.goods[q]:
         _ask(st, "railguns", q, [A.CARD + c for c in st.goods[q]], "railguns_good", p, q, left)
 
 
 @step("railguns_good")
-def _railguns_given(st, action: int, p: int, q: int, left: int) -> None:
+def _railguns_given(st: ImportExportState, action: int, p: int, q: int, left: int) -> None:
     card = action - A.CARD
     st.goods[q].remove(card)
     st.push("power", "imm_railguns_good", p, q, left - 1)
@@ -570,7 +597,7 @@ def _railguns_given(st, action: int, p: int, q: int, left: int) -> None:
 
 
 @immediate("dyson_vacuums")
-def dyson_vacuums(st, p: int) -> None:
+def dyson_vacuums(st: ImportExportState, p: int) -> None:
     for q in reversed(_others(st, p)):
         st.push("power", "imm_dyson", p, q)
 
@@ -579,13 +606,13 @@ DYSON_HAND = 0
 
 
 @task("imm_dyson")
-def _dyson(st, p: int, q: int) -> None:
+def _dyson(st: ImportExportState, p: int, q: int) -> None:
     luxury = [A.CARD + c for c in st.goods[q] if st.game.ctype[c] == LUXURY]
     _ask(st, "dyson_vacuums", q, [A.OPTION + DYSON_HAND] + luxury, "dyson_vacuums", p, q)
 
 
 @step("dyson_vacuums")
-def _dyson_given(st, action: int, p: int, q: int) -> None:
+def _dyson_given(st: ImportExportState, action: int, p: int, q: int) -> None:
     if action == A.OPTION + DYSON_HAND:
         st.hands[p].extend(st.hands[q])
         st.hands[q] = []
@@ -597,12 +624,12 @@ def _dyson_given(st, action: int, p: int, q: int) -> None:
 
 # ----- containers from other ships -----------------------------------------------------------
 @immediate("printed_money")
-def printed_money(st, p: int) -> None:
+def printed_money(st: ImportExportState, p: int) -> None:
     _printed_money_next(st, p, 0)
 
 
 @task("imm_printed_money")
-def _printed_money_next(st, p: int, i: int) -> None:
+def _printed_money_next(st: ImportExportState, p: int, i: int) -> None:
     """Take a container from a ship of the i-th opponent clockwise."""
     others = _others(st, p)
     if i >= len(others):
@@ -615,7 +642,7 @@ def _printed_money_next(st, p: int, i: int) -> None:
 
 
 @step("printed_money_take")
-def _printed_money_take(st, action: int, p: int) -> None:
+def _printed_money_take(st: ImportExportState, action: int, p: int) -> None:
     card = action - A.CARD
     s = st.take_container(card)
     st.pending = card
@@ -625,13 +652,13 @@ def _printed_money_take(st, action: int, p: int) -> None:
 
 
 @task("imm_printed_money_place")
-def _printed_money_place(st, p: int, card: int) -> None:
+def _printed_money_place(st: ImportExportState, p: int, card: int) -> None:
     ships = [A.SHIP + s for s in _free_ships(st, p) if st.fits(s, card)]
     _ask(st, "printed_money", p, ships + [A.ZONE + A.HAND], "printed_money_place", p, card)
 
 
 @step("printed_money_place")
-def _printed_money_placed(st, action: int, p: int, card: int) -> None:
+def _printed_money_placed(st: ImportExportState, action: int, p: int, card: int) -> None:
     st.pending = -1
     if action == A.ZONE + A.HAND:
         st.hands[p].append(card)
@@ -640,21 +667,21 @@ def _printed_money_placed(st, action: int, p: int, card: int) -> None:
 
 
 @immediate("pocky")
-def pocky(st, p: int) -> None:
+def pocky(st: ImportExportState, p: int) -> None:
     st.push("power", "imm_pocky_import", p)
     st.gain(p, 2)
     st.draw(p, 2)
 
 
 @task("imm_pocky_import")
-def _pocky_import(st, p: int) -> None:
+def _pocky_import(st: ImportExportState, p: int) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, "pocky", p, ships, "pocky", p)
 
 
 @step("pocky")
-def _pocky(st, action: int, p: int) -> None:
+def _pocky(st: ImportExportState, action: int, p: int) -> None:
     s = action - A.SHIP
     owner = s // 2
     if owner != p:  # unlike Paper and Stretch Goals, Pocky does not waive the fee
@@ -664,30 +691,26 @@ def _pocky(st, action: int, p: int) -> None:
 
 # ----- actions by yourself -------------------------------------------------------------------
 @immediate("glasses")
-def glasses(st, p: int) -> None:
+def glasses(st: ImportExportState, p: int) -> None:
     _ask_solo_import(st, "glasses", p, fee=True)
 
 
-def _ask_solo_import(st, key: str, p: int, fee: bool) -> None:
+def _ask_solo_import(st: ImportExportState, key: str, p: int, fee: bool) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, key, p, ships, "solo_import", p, int(fee))
 
 
 @step("solo_import")
-def _solo_import(st, action: int, p: int, fee: int) -> None:
+def _solo_import(st: ImportExportState, action: int, p: int, fee: int) -> None:
     s = action - A.SHIP
     if fee:
-        from ..rules import _won  # a one-bidder import round: free, the owner is paid (R5.9)
-
-        _won(st, p, s, 0)
-    else:
-        from .modifiers import import_take  # 2 containers (3 with Shampoo)
-
+        st.won_import(p, s, 0)  # a one-bidder import round: free, the owner is paid (R5.9)
+    else:  # 2 containers (3 with Shampoo)
         st.push("import_pick", p, s, min(import_take(st, p), len(st.cargo[s])), 0)
 
 
-def _solo_action(st, key: str, p: int, action_type: int, fee: bool) -> None:
+def _solo_action(st: ImportExportState, key: str, p: int, action_type: int, fee: bool) -> None:
     """One action of ``action_type`` for p alone: no followers, no imports, no tier skipping."""
     if action_type == IMPORT:
         _ask_solo_import(st, key, p, fee)
@@ -698,7 +721,7 @@ def _solo_action(st, key: str, p: int, action_type: int, fee: bool) -> None:
     st.push("act", p)
 
 
-def _save_turn(st, p: int) -> None:
+def _save_turn(st: ImportExportState, p: int) -> None:
     """Put the turn's declared action, p's action and actions left and p's sale back when the
     power ends; the power's own actions allow one sale among them."""
     st.push("power", "imm_restore_turn", p, st.declared, st.act_as[p], st.actions_left[p], int(st.sold[p]))
@@ -706,7 +729,7 @@ def _save_turn(st, p: int) -> None:
 
 
 @task("imm_restore_turn")
-def _restore_turn(st, p: int, declared: int, act_as: int, left: int, sold: int) -> None:
+def _restore_turn(st: ImportExportState, p: int, declared: int, act_as: int, left: int, sold: int) -> None:
     st.declared = declared
     st.act_as[p] = act_as
     st.actions_left[p] = left
@@ -714,20 +737,20 @@ def _restore_turn(st, p: int, declared: int, act_as: int, left: int, sold: int) 
 
 
 @immediate("platinum_rings")
-def platinum_rings(st, p: int) -> None:
+def platinum_rings(st: ImportExportState, p: int) -> None:
     # Its actions come after the ship has sailed, so none of them can use the departing ship.
     _after_sailing(st, p, ("power", "imm_platinum_start", p))
 
 
 @task("imm_platinum_start")
-def _platinum_start(st, p: int) -> None:
+def _platinum_start(st: ImportExportState, p: int) -> None:
     _save_turn(st, p)
     st.push("power", "imm_platinum_next", p)
     st.draw(p, max(0, PLATINUM_HAND - len(st.hands[p])))
 
 
 @task("imm_platinum_next")
-def _platinum_next(st, p: int) -> None:
+def _platinum_next(st: ImportExportState, p: int) -> None:
     _ask(st, "platinum_rings", p, [A.DONE] + [A.CARD + c for c in st.hands[p]], "platinum_rings", p, public=False)
 
 
@@ -737,7 +760,7 @@ HAND_ASKS = {"apples": lambda st, p: apples(st, p), "platinum_rings": lambda st,
 
 
 @step("platinum_rings")
-def _platinum_rings(st, action: int, p: int) -> None:
+def _platinum_rings(st: ImportExportState, action: int, p: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -748,12 +771,12 @@ def _platinum_rings(st, action: int, p: int) -> None:
 
 
 @immediate("stretch_goals")
-def stretch_goals(st, p: int) -> None:
+def stretch_goals(st: ImportExportState, p: int) -> None:
     _after_sailing(st, p, ("power", "imm_stretch_start", p))
 
 
 @task("imm_stretch_start")
-def _stretch_start(st, p: int) -> None:
+def _stretch_start(st: ImportExportState, p: int) -> None:
     everyone = _everyone(st, p)
     _save_turn(st, p)
     st.push("power", "imm_stretch_action", p, STRETCH_FREE_ACTIONS)
@@ -766,25 +789,25 @@ def _stretch_start(st, p: int) -> None:
 
 
 @task("imm_stretch_import")
-def _stretch_import(st, q: int) -> None:
+def _stretch_import(st: ImportExportState, q: int) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, "stretch_goals", q, ships, "stretch_import", q)
 
 
 @step("stretch_import")
-def _stretch_imported(st, action: int, q: int) -> None:
+def _stretch_imported(st: ImportExportState, action: int, q: int) -> None:
     st.push("import_pick", q, action - A.SHIP, 1, 0)  # no fee to the owner (the card says so)
 
 
 @task("imm_stretch_action")
-def _stretch_action(st, p: int, left: int) -> None:
+def _stretch_action(st: ImportExportState, p: int, left: int) -> None:
     if left <= 0:
         return
     st.push("power", "imm_stretch_action", p, left - 1)
-    _ask(st, "stretch_goals", p, [A.ACTION + a for a in range(len(ACTIONS))], "stretch_action", p)
+    _ask(st, "stretch_goals", p, [A.ACTION + a for a in range(NUM_ACTION_TYPES)], "stretch_action", p)
 
 
 @step("stretch_action")
-def _stretch_named(st, action: int, p: int) -> None:
+def _stretch_named(st: ImportExportState, action: int, p: int) -> None:
     _solo_action(st, "stretch_goals", p, action - A.ACTION, fee=False)
