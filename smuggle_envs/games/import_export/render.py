@@ -34,6 +34,8 @@ def render(st: ImportExportState, player: int | None = None) -> str:
     ]
     lines.append(f"deck {len(st.deck)}, discard {len(st.discard)}, bank {st.bank}; island: {_names(st, st.island)}")
     lines.append(f"discard pile, last on top: {_names(st, st.discard)}")
+    if st.said_aloud:
+        lines.append(f"said aloud: {st.said_aloud}")
     for p in range(n):
         colour = COLOUR_NAMES[st.colour[p]]
         lines.append(

@@ -310,6 +310,7 @@ class ImportExportState(State[ImportExportGame]):
         self.last_bids = [-1] * n  # the last revealed round
         self.import_ship = -1
         self.end_reason = ""
+        self.said_aloud = ""  # the last name said aloud by a power (Shower Heads, Rolls Royce...)
         self.over = False
         self.truncated = False
         self.owner = [-1] * len(g.cards)  # card id -> seat whose shipments hold it

@@ -119,7 +119,7 @@ def test_shotguns_credits_or_cards_is_public_and_the_cards_are_not(table):
     assert st.action_to_string(cups, 2) == "player 1 gives player 2 a card from their hand (Shotguns)"
 
 
-def test_a_named_type_is_not_kept_by_the_table_so_it_reads_as_a_name(table):
+def test_a_named_type_is_said_aloud_so_every_seat_reads_it_and_the_table_keeps_it(table):
     t = table(
         2,
         hands={0: ["playstations", "mouthwash"], 1: ["chairs"]},
@@ -130,8 +130,9 @@ def test_a_named_type_is_not_kept_by_the_table_so_it_reads_as_a_name(table):
     st = t.state
     assert st.phase == P_POWER and st.ask[3][0] == "shower_heads"
     named = t.action(("type", "consumer"))
-    assert st.action_to_string(named, 0) == "good type consumer"
-    assert st.action_to_string(named, 1) == "player 0 names a good type (Shower Heads)"
+    assert st.action_to_string(named, 0) == st.action_to_string(named, 1) == "good type consumer"
+    t.do(named)
+    assert "said aloud: player 0 named consumer (Shower Heads)" in st.render(1)
 
 
 def test_the_island_card_rope_will_take_reads_as_a_choice_until_the_swap(table):

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import actions as A
 from ..vocab import AGRICULTURE, CONSUMER, CONTRACT, ILLEGAL, IMPORT, LUXURY, NUM_ACTION_TYPES, NUM_TYPES, TECHNOLOGY
 from .modifiers import import_take
-from .registry import IMMEDIATE, hidden_choice, immediate, resume, task
+from .registry import IMMEDIATE, immediate, resume, task
 
 if TYPE_CHECKING:
     from ..rules import ImportExportState
@@ -284,6 +284,7 @@ def shower_heads(st: ImportExportState, p: int) -> None:
 
 @step("shower_heads")
 def _shower_heads(st: ImportExportState, action: int, p: int) -> None:
+    _say_aloud(st, p, action, "Shower Heads")
     named = action - A.TYPE
     drawn = _draw_into_hand(st, p, 2)
     if any(st.game.ctype[c] == named for c in drawn):
@@ -305,6 +306,7 @@ def _exclusive_name(st: ImportExportState, p: int) -> None:
 
 @step("exclusive_cards")
 def _exclusive_cards(st: ImportExportState, action: int, p: int) -> None:
+    _say_aloud(st, p, action, "Exclusive Cards")
     drawn = _draw_into_hand(st, p, 1)
     if drawn and st.game.ctype[drawn[0]] == action - A.TYPE:
         st.gain(p, EXCLUSIVE_PRIZE)
@@ -317,26 +319,15 @@ def rolls_royce(st: ImportExportState, p: int) -> None:
     _ask(st, "rolls_royce", p, [A.CARD + c for c in st.game.deck_cards], "rolls_royce", p)
 
 
-# Naming a type or a card is said aloud at the table, but nothing the table keeps (its
-# observation, its view) remembers the name once the power has drawn: the other seats see only
-# that a name was given (a named card drawn to win says so in the game's end reason).
-@hidden_choice("shower_heads")
-def _shower_heads_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
-    return f"player {p} names a good type (Shower Heads)"
-
-
-@hidden_choice("exclusive_cards")
-def _exclusive_cards_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
-    return f"player {p} names a good type (Exclusive Cards)"
-
-
-@hidden_choice("rolls_royce")
-def _rolls_royce_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str:
-    return f"player {p} names a card (Rolls Royce)"
+def _say_aloud(st: ImportExportState, p: int, action: int, power: str) -> None:
+    """A name said aloud at the table (rulebook): everyone hears it, so the table keeps it
+    (``said_aloud``, shown by ``render``) and the action text is public."""
+    st.said_aloud = f"player {p} named {st.game.action_to_string(action).split(' ', 2)[-1]} ({power})"
 
 
 @step("rolls_royce")
 def _rolls_royce(st: ImportExportState, action: int, p: int) -> None:
+    _say_aloud(st, p, action, "Rolls Royce")
     named = action - A.CARD
     drawn = _draw_into_hand(st, p, 1)
     if drawn and drawn[0] == named:
