@@ -64,36 +64,41 @@ class Driver:
         self.game = game
         self.max_decisions = None if max_decisions is None else int(max_decisions)
         self.observers: list[Observer] = list(observers)
-        self._state: State[Any] | None = None
+        self.current: State[Any] | None = None  # the game in play (``state`` when one is sure to exist)
         self.decisions = 0
+        # The termination contract, as plain attributes: read after every step in hot loops.
+        self.done = False  # over, by the rules or by a cap
+        self.terminated = False  # over by the game's rules (rewards are paid)
+        self.truncated = False  # stopped by a cap, the game's own or max_decisions (no winner)
         self.capped = False  # stopped by ``max_decisions``
-        self._ended = False
 
     # ----- the game ------------------------------------------------------------------------
     @property
     def state(self) -> State[Any]:
-        if self._state is None:
+        if self.current is None:
             raise RuntimeError("no game yet: call reset() first")
-        return self._state
+        return self.current
 
     @property
     def has_game(self) -> bool:
-        return self._state is not None
+        return self.current is not None
 
     def reset(self, seed: int | None = None, state: State[Any] | None = None) -> State[Any]:
         """Start a new game from ``seed`` (or continue from a given ``state``)."""
-        self._state = self.game.new_initial_state(seed) if state is None else state
+        self.current = new = self.game.new_initial_state(seed) if state is None else state
         self.decisions = 0
-        self.capped = False
-        self._ended = False
+        self.done = self.terminated = self.truncated = self.capped = False
         for obs in self.observers:
-            obs.on_start(self._state)
-        self._check_end()
-        return self._state
+            obs.on_start(new)
+        if new.is_terminal():
+            self._end()
+        return new
 
     def step(self, action: Any) -> None:
         """Apply one decision of the current player. A refused action raises and changes nothing."""
-        state = self.state
+        state = self.current
+        if state is None:
+            raise RuntimeError("no game yet: call reset() first")
         if self.done:
             raise GameOverError(f"the game is over ({self.status}); action {action!r} was not applied")
         if self.observers:
@@ -103,9 +108,11 @@ class Driver:
                 obs.on_action(state, player, action)
         state.apply_action(action)
         self.decisions += 1
-        if self.max_decisions is not None and self.decisions >= self.max_decisions and not state.is_terminal():
+        if state.is_terminal():
+            self._end()
+        elif self.max_decisions is not None and self.decisions >= self.max_decisions:
             self.capped = True
-        self._check_end()
+            self._end()
 
     def play(self, policy: Policy, until: int | None = None) -> State[Any]:
         """Run decisions chosen by ``policy`` until the game is over or seat ``until`` is to act."""
@@ -118,21 +125,6 @@ class Driver:
         return state
 
     # ----- the termination contract --------------------------------------------------------
-    @property
-    def terminated(self) -> bool:
-        """Over by the game's rules (rewards are paid)."""
-        state = self.state
-        return state.is_terminal() and not state.is_truncated()
-
-    @property
-    def truncated(self) -> bool:
-        """Stopped by a cap, the game's own or ``max_decisions`` (no winner, zero rewards)."""
-        return self.capped or self.state.is_truncated()
-
-    @property
-    def done(self) -> bool:
-        return self.capped or self.state.is_terminal()
-
     @property
     def status(self) -> str:
         if not self.done:
@@ -151,11 +143,13 @@ class Driver:
     def winning_seats(self) -> list[int]:
         return [] if self.capped else self.state.winning_seats()
 
-    def _check_end(self) -> None:
-        if not self._ended and self.done:
-            self._ended = True
-            for obs in self.observers:
-                obs.on_end(self.state, self)
+    def _end(self) -> None:
+        state = self.state
+        self.done = True
+        self.truncated = self.capped or state.is_truncated()
+        self.terminated = not self.truncated
+        for obs in self.observers:
+            obs.on_end(state, self)
 
 
 def replay_policy(actions: Sequence[int]) -> Policy:

@@ -115,7 +115,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return {"observation": state.observation(player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        self._require_state()
+        state = self._require_state()
         agent = self.agent_selection
         if agent not in self.agents:
             raise GameOverError("the episode is over and every agent has left; call reset()")
@@ -131,16 +131,16 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             raise MalformedActionError(f"{agent} must act: None is only for finished agents")
         driver.step(action)  # raises before changing anything
         self._cumulative_rewards[agent] = 0.0
-        if driver.truncated:
+        if not driver.done:
+            # Rewards are all zero until the end (reset() made them so): nothing to rebuild.
+            self.agent_selection = self.possible_agents[state.current_player()]
+        elif driver.truncated:
             # a cap (the game's own turn limit or max_turns): no winner, zero rewards
             self.truncations = {a: True for a in self.agents}
-        elif driver.terminated:
+        else:
             rewards = driver.returns(self.reward_mode)
             self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
             self.terminations = {a: True for a in self.agents}
-        else:
-            # Rewards are all zero until the end (reset() made them so): nothing to rebuild.
-            self.agent_selection = self.possible_agents[driver.state.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -161,6 +161,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         pass
 
     def _require_state(self) -> State[Any]:
-        if not self.driver.has_game:
+        state = self.driver.current
+        if state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.driver.state
+        return state

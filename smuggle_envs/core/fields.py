@@ -7,8 +7,9 @@ multiply, instead of assembling Python lists every step. A trailing zero byte gi
 place to read "nothing" from.
 
 :class:`ByteState` is the State base of the games built this way: it owns the generic ``clone``
-and, through the :class:`OneHot` and :class:`Phase` descriptors, keeps one-hot fields in step with
-the plain attributes the rules read.
+and the phase setter; ``set_one_hot`` moves any other one-hot flag. Seats and phases stay plain
+attributes with small setters rather than descriptors: they are read several times a decision,
+and on CPython 3.11 a class-level data descriptor makes every read about twice as slow.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -62,56 +63,6 @@ def set_one_hot(view: memoryview, old: int, new: int) -> None:
         view[new] = 1
 
 
-class OneHot:
-    """A seat (or index) attribute mirrored as a one-hot flag in a byte field.
-
-    ``officer = OneHot("f_officer")`` in a ``ByteState`` subclass makes ``state.officer = 3``
-    clear the old flag and set flag 3 in the view ``state.f_officer``; -1 means "no one". Only
-    ``__set__`` is defined, so a read returns the value from the instance dict without a Python
-    call. It is still slower than a plain attribute (on CPython 3.11 a data descriptor on the
-    class makes each read about 16 -> 25 ns): for an attribute read many times per decision, a
-    plain attribute with a ``_set_x`` method can be faster; the games measured and chose per
-    attribute (see the comments in their ``rules.py``).
-    """
-
-    def __init__(self, view: str):
-        self.view = view
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    if TYPE_CHECKING:  # for type checkers only: reads come from the instance dict at run time
-
-        def __get__(self, state: Any, owner: type | None = None) -> int: ...
-
-    def __set__(self, state: Any, value: int) -> None:
-        d = state.__dict__
-        old = d.get(self.name, -1)
-        view = d[self.view]
-        if old >= 0:
-            view[old] = 0
-        if value >= 0:
-            view[value] = 1
-        d[self.name] = value
-
-
-class Phase(OneHot):
-    """The decision phase, one-hot in its field; a phase past the field's end (game over) sets
-    no flag. Setting it also drops a cached legal-action tuple (``_legal``), if the game keeps one."""
-
-    def __set__(self, state: Any, value: int) -> None:
-        d = state.__dict__
-        old = d.get(self.name, -1)
-        view = d[self.view]
-        if 0 <= old < len(view):
-            view[old] = 0
-        if 0 <= value < len(view):
-            view[value] = 1
-        d[self.name] = value
-        d["_legal"] = None
-
-
 class ByteGame(Game):
     """A Game whose states keep their facts in ``ByteFields``: it declares the fields once
     (``_field_sizes``, name and size in order) and core builds and caches the layout of them."""
@@ -147,16 +98,15 @@ class ByteState(State[G]):
 
     phase: int
     f_phase: memoryview
+    _over: ClassVar[int]  # the phase "game over", one past the last flag of ``f_phase``
 
     def _set_phase(self, phase: int) -> None:
-        """Set ``phase`` and move its one-hot flag in ``f_phase`` (a phase past the field's end,
-        such as game over, sets no flag); drops a cached legal-action tuple (``_legal``). A plain
-        method rather than the ``Phase`` descriptor where ``phase`` is read in hot paths."""
-        f = self.f_phase
-        old = self.phase
-        if 0 <= old < len(f):
+        """Set ``phase`` and move its one-hot flag in ``f_phase`` (game over, ``_over``, sets no
+        flag); drops a cached legal-action tuple (``_legal``)."""
+        f, over, old = self.f_phase, self._over, self.phase
+        if old < over:
             f[old] = 0
-        if 0 <= phase < len(f):
+        if phase < over:
             f[phase] = 1
         self.phase = phase
         self._legal = None

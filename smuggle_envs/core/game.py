@@ -171,6 +171,9 @@ class State(ABC, Generic[G]):
         self.history: list[int] = []
         self._num_actions = game.num_actions
         self._num_players = game.num_players
+        # A game that keeps the default ``_observation`` is encoded straight from ``observation``
+        # (one call less on the hottest path of every loop).
+        self._encoder: Encoder | None = game.encoder if type(self)._observation is State._observation else None
 
     # ----- what each game implements -------------------------------------------------------
     @abstractmethod
@@ -228,6 +231,9 @@ class State(ABC, Generic[G]):
         """The float32 observation of ``player``, seat-relative; see the game's layout."""
         if type(player) is not int or not 0 <= player < self._num_players:
             player = check_seat(player, self._num_players)
+        encoder = self._encoder
+        if encoder is not None:
+            return encoder.encode(self, player)
         return self._observation(player)
 
     def render(self, player: int | None = None) -> str:

@@ -222,6 +222,8 @@ class CIQState(ByteState[CIQGame]):
     ``clone`` is core's (``_lists``, ``_nested``) plus the second buffer and the sets of kinds.
     """
 
+    _over = OVER
+
     _lists = ("tol_value", "box", "stock", "ship", "flipped")
     _nested = ("exp", "tol")
     _legal: tuple[int, ...] | None  # the legal actions, cached until the phase or the actor changes
@@ -312,7 +314,7 @@ class CIQState(ByteState[CIQGame]):
             self.unseen[r][:] = bytes(total[k] - h[k] - e[k] - public[k] for k in range(NUM_KINDS))
 
     # ----- the phase and two seats, each mirrored as a one-hot flag in its byte field ----------
-    # Plain attributes with setters, not core's ``Phase``/``OneHot`` descriptors: CPython 3.11
+    # Plain attributes with setters (``ByteState._set_phase``), not descriptors: CPython 3.11
     # does not specialise attribute reads shadowed by a data descriptor, and ``phase``, ``turn``
     # and ``target`` are read at every decision. Measured (random play, 4 players, engine and
     # observation, CPU time, best of 3 x 40,000 decisions, interleaved runs): 100,000-103,600

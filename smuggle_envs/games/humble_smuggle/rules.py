@@ -35,13 +35,13 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ...core.checks import is_int
 from ...core.errors import ConfigError
-from ...core.fields import ByteGame, ByteState, OneHot, set_one_hot
+from ...core.fields import ByteGame, ByteState, set_one_hot
 from ...core.game import TERMINAL, GameConfig
 from ...core.layout import ObservationLayout
 from . import actions as A
@@ -286,18 +286,11 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
     cards discarded face down for the hand limit.
     """
 
-    # The first player is mirrored as a one-hot flag in its byte field: assigning moves the flag.
-    # The phase and the seat to act are mirrored too, but through ``_set_phase`` / ``_set_actor``
-    # rather than the core's ``Phase`` / ``OneHot`` descriptors: they are read several times a
-    # decision, and on CPython 3.11 a class-level descriptor (even one with only ``__set__``)
-    # keeps every ``self.phase`` read off the specialised fast path. Measured (random play with
-    # observations, 4 players, CPU time, interleaved runs): all three as descriptors ran 198-204k
-    # decisions/s, ``first`` alone 210-212k, against 216-227k for the code before; with
-    # ``legal_actions`` joining per-kind tuples in the Play phase too, 212-225k (216-219k).
-    if TYPE_CHECKING:
-        first: int
-    else:
-        first = OneHot("f_first")
+    _over = OVER
+
+    # Seats and the phase are plain attributes mirrored as one-hot flags in their byte fields by
+    # setters (``ByteState._set_phase``, ``_set_actor``, ``_set_first``): a class-level descriptor
+    # (even one with only ``__set__``) takes every read off CPython 3.11's specialised fast path.
     _lists = ("deck", "bdeck", "centre", "bdisc_public", "bdisc_hidden", "sel", "white_discards", "pending")
     _nested = ("hands", "known", "scored", "black", "attached")
 
@@ -319,7 +312,8 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
         self.bdisc_hidden: list[tuple[int, int]] = []
         # Setup 5: the first player (R3.11: by chance unless configured).
         fp = game.config.first_player
-        self.first = rng.randrange(n) if fp is None else fp
+        self.first = -1
+        self._set_first(rng.randrange(n) if fp is None else fp)
         self.phase = OVER
         self.actor = -1
         self.rounds_played = 0
@@ -493,6 +487,10 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
     def _set_actor(self, seat: int) -> None:
         set_one_hot(self.f_to_act, self.actor, seat)
         self.actor = seat
+
+    def _set_first(self, seat: int) -> None:
+        set_one_hot(self.f_first, self.first, seat)
+        self.first = seat
 
     # Step 1: draft, in turn order from the first player (public).
     def _draft(self, v: int) -> None:
@@ -758,7 +756,7 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
             self.f_rounds_left[0] = 0
             return
         self._refill()
-        self.first = (self.first + 1) % self.n  # step 7: clockwise
+        self._set_first((self.first + 1) % self.n)  # step 7: clockwise
         self._start_round()
 
     def _start_round(self) -> None:
@@ -903,7 +901,7 @@ class HumbleSmuggleState(ByteState[HumbleSmuggleGame]):
         self.deck = pool + deck_top[::-1]
         self.bdeck = bpool + black_top[::-1]
         if first is not None:
-            self.first = first
+            self._set_first(first)
             self.actor = first
         if end_left is not None:
             if not 0 <= end_left <= len(self.deck):

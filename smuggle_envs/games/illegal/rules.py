@@ -302,6 +302,8 @@ class IllegalState(ByteState[IllegalGame]):
     information ``o`` has can change.
     """
 
+    _over = OVER
+
     _lists = ("deck", "totals", "hassle", "nbiz", "nill", "pending", "options", "asked", "pass_order")
     _legal: tuple[int, ...] | None  # the legal actions, cached until the phase or the decider changes
     phase: int
@@ -351,7 +353,7 @@ class IllegalState(ByteState[IllegalGame]):
         self.known = [[known[(o * n + q) * K : (o * n + q + 1) * K] for q in range(n)] for o in range(n)]
 
     # ----- setters that keep the one-hot fields in step ------------------------------------
-    # Plain attributes with setters, not core's ``Phase``/``OneHot`` descriptors: CPython 3.11
+    # Plain attributes with setters (``ByteState._set_phase``), not descriptors: CPython 3.11
     # does not specialise attribute reads shadowed by a data descriptor, and ``phase`` and
     # ``decider`` are read at every decision. Measured (random play, 4 players, engine and
     # observation, CPU time, best of 3 x 60,000 decisions, interleaved runs): 160,000-169,500
