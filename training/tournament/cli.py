@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,6 +108,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    if args.bootstrap < 0:
+        raise UsageError(f"--bootstrap must be 0 or more, got {args.bootstrap}")
     agents = resolve_agents(game, specs, warn=warn_once())
     # Every folder written to is checked before the first game: the database's (SQLite also
     # writes its -wal and -shm files there) and the one for the CSV and PNG files.
@@ -121,18 +124,26 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             agents,
             args.games,
             args.seed,
-            lambda: sched.game_specs(len(agents), n, args.games, args.seed),
+            lambda: sched.game_specs(len(agents), n, args.games, args.seed, seating=args.seating),
+            seating=args.seating,
         )
         names = tournament.names
-        deals = len(tournament.schedule) // n
+        per_deal = sched.games_per_deal(n, args.seating)
+        deals = len(tournament.schedule) // per_deal
         lineups = len({tuple(sorted(s.lineup)) for s in tournament.schedule})
         stored = db.count_games(tournament.id)
         print(
             f"tournament {tournament.id} in {args.db}: {args.env_id}, {n} players, "
             f"{len(names)} agents ({', '.join(names)}), seed {args.seed}"
         )
+        if args.seating == "rotation":
+            seating_text = f"{n} seat rotations"
+        elif per_deal == math.factorial(n):
+            seating_text = f"all {per_deal} seat permutations"
+        else:
+            seating_text = f"{per_deal} seat permutations (balanced: seats and clockwise neighbours)"
         print(
-            f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {n} seat rotations "
+            f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {seating_text} "
             f"({lineups} lineup{'s' if lineups != 1 else ''}, each pair of agents meeting equally "
             f"often); {args.games} requested"
         )
@@ -171,10 +182,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 f"{args.backend} backend)"
                 + (f"; {summary.duplicates} were already stored by another run" if summary.duplicates else "")
             )
-        standings = standings_for(db, tournament)
+        standings = standings_for(db, tournament, bootstrap=args.bootstrap)
         print(
-            f"\n=== leaderboard: openskill Plackett-Luce rating (mu - 3 sigma) over "
-            f"{standings.games} games; a shared win counts 1/k; mean-score interval over deals ==="
+            f"\n=== leaderboard: Plackett-Luce rating (Elo-like points, batch fit of all "
+            f"{standings.games} games) with a 95% bootstrap interval over {standings.deals} deals "
+            f"({standings.bootstrap} resamples); a shared win counts 1/k; mean-score interval over "
+            f"deals; openskill ordinal (mu - 3 sigma) as a cross-check ==="
         )
         print(leaderboard_table(standings))
         print("\n=== head to head: share of common games the row agent finished ahead ===")
@@ -328,8 +341,8 @@ def register(subparsers: Any) -> None:
         "agents meets equally often (--games is rounded up to whole cycles). Every game\n"
         "is committed to the SQLite database as it finishes; the same command resumes\n"
         "a killed tournament (no game lost, none played twice). Prints a leaderboard\n"
-        "(openskill Plackett-Luce rating, win rate and mean score with 95% intervals)\n"
-        "and a head-to-head matrix; writes them as CSV and PNG.",
+        "(Plackett-Luce rating fitted to all games at once, win rate and mean score,\n"
+        "with 95% intervals) and a head-to-head matrix; writes them as CSV and PNG.",
         epilog="examples:\n"
         "  smuggle tournament smuggle_v0 --players 4 --agents rule,random,random,random,random --games 200\n"
         "  smuggle tournament smuggle_v0 --agents rule,random,ppo:runs/main/final.zip,random "
@@ -359,6 +372,21 @@ def register(subparsers: Any) -> None:
         help="games to play at least (default: 100; rounded up to whole schedule cycles)",
     )
     p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed: deal d uses seed K+d (default: 0)")
+    p.add_argument(
+        "--seating",
+        choices=("rotation", "permutations"),
+        default="rotation",
+        help="rotation (default): each deal once per rotation of its lineup (N games); permutations: "
+        "each deal once per seat permutation (all N! up to 4 seats, else a balanced subset in which "
+        "every agent sits in every seat and follows every other agent clockwise equally often)",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        default=200,
+        metavar="R",
+        help="bootstrap resamples of the deals for the rating intervals (default: 200; 0: none)",
+    )
     p.add_argument(
         "--config",
         action="append",

@@ -186,10 +186,17 @@ class GameResult:
 
 
 def tournament_key(
-    env_id: str, config: dict[str, Any], agents: Sequence[AgentEntry], requested_games: int, seed: int
+    env_id: str,
+    config: dict[str, Any],
+    agents: Sequence[AgentEntry],
+    requested_games: int,
+    seed: int,
+    seating: str = "rotation",
 ) -> str:
-    """The identity of a tournament: what the command asked for (not workers or backend)."""
-    data = {
+    """The identity of a tournament: what the command asked for (not workers or backend). The
+    seating mode joins the key only when it is not the default, so keys made before the option
+    existed still find their tournaments."""
+    data: dict[str, Any] = {
         "env_id": env_id,
         "config": config,
         "games": requested_games,
@@ -197,6 +204,8 @@ def tournament_key(
         "agents": [[a.name, a.spec, a.fingerprint] for a in agents],
         "schedule_version": SCHEDULE_VERSION,
     }
+    if seating != "rotation":
+        data["seating"] = seating
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 
@@ -302,11 +311,12 @@ class TournamentDB:
         requested_games: int,
         seed: int,
         schedule: Sequence[GameSpec] | Callable[[], Sequence[GameSpec]],
+        seating: str = "rotation",
     ) -> tuple[Tournament, bool]:
         """The tournament with this identity, created with ``schedule`` (a list of specs, or a
         function making it, called only for a new tournament) if new; returns ``(tournament,
         created)``. An existing tournament keeps its stored schedule."""
-        key = tournament_key(env_id, config, agents, requested_games, seed)
+        key = tournament_key(env_id, config, agents, requested_games, seed, seating)
         row = self.conn.execute("SELECT id FROM tournaments WHERE key = ?", (key,)).fetchone()
         if row is not None:
             return self.tournament(row[0]), False

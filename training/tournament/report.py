@@ -27,28 +27,30 @@ def _num(x: float) -> str:
 
 
 def leaderboard_table(standings: Standings) -> str:
-    """Agents by rating (openskill ordinal, mu - 3 sigma), best first."""
+    """Agents by rating (the batch Plackett-Luce fit, Elo-like points), best first, with the
+    bootstrap interval; openskill's ordinal (mu - 3 sigma) as a cross-check."""
     rows = []
     for i, s in enumerate(standings.agents, 1):
+        rlo, rhi = s.rating_interval
         wlo, whi = s.win_interval
         slo, shi = s.score_interval
         rows.append(
             [
                 i,
                 s.name,
-                f"{s.ordinal:.2f}",
-                f"{s.mu:.2f}",
-                f"{s.sigma:.2f}",
+                f"{s.rating:.1f}",
+                f"[{rlo:.1f}, {rhi:.1f}]",
                 s.games,
                 fmt_num(round(s.wins, 2)),
                 _pct(s.win_rate),
                 f"[{_pct(wlo)}, {_pct(whi)}]",
                 _num(s.mean_score),
                 f"[{_num(slo)}, {_num(shi)}]",
+                f"{s.ordinal:.2f}",
             ]
         )
     return format_table(
-        ["#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate", "95% CI", "mean score", "95% CI"],
+        ["#", "agent", "rating", "95% CI", "games", "wins", "win rate", "95% CI", "mean score", "95% CI", "openskill"],
         rows,
         align="rlrrrrrrrrr",
     )
@@ -63,30 +65,34 @@ def head_to_head_table(standings: Standings) -> str:
     return format_table(["ahead of ->"] + order, rows)
 
 
+LEADERBOARD_COLUMNS = [
+    "rank",
+    "agent",
+    "spec",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "games",
+    "wins",
+    "win_rate",
+    "win_low",
+    "win_high",
+    "mean_score",
+    "score_low",
+    "score_high",
+    "openskill_mu",
+    "openskill_sigma",
+    "openskill_ordinal",
+]
+"""``rating``: the batch Plackett-Luce fit (Elo-like points), ``rating_low``/``rating_high`` its
+95% bootstrap interval over deals; ``openskill_*``: the sequential openskill cross-check."""
+
+
 def write_leaderboard_csv(standings: Standings, path: str | os.PathLike, specs: dict[str, str] | None = None) -> None:
     specs = specs or {}
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(
-            [
-                "rank",
-                "agent",
-                "spec",
-                "rating",
-                "mu",
-                "sigma",
-                "rating_low",
-                "rating_high",
-                "games",
-                "wins",
-                "win_rate",
-                "win_low",
-                "win_high",
-                "mean_score",
-                "score_low",
-                "score_high",
-            ]
-        )
+        w.writerow(LEADERBOARD_COLUMNS)
         for i, s in enumerate(standings.agents, 1):
             rlo, rhi = s.rating_interval
             wlo, whi = s.win_interval
@@ -96,9 +102,7 @@ def write_leaderboard_csv(standings: Standings, path: str | os.PathLike, specs: 
                     i,
                     s.name,
                     specs.get(s.name, ""),
-                    s.ordinal,
-                    s.mu,
-                    s.sigma,
+                    s.rating,
                     rlo,
                     rhi,
                     s.games,
@@ -109,6 +113,9 @@ def write_leaderboard_csv(standings: Standings, path: str | os.PathLike, specs: 
                     s.mean_score,
                     slo,
                     shi,
+                    s.mu,
+                    s.sigma,
+                    s.ordinal,
                 ]
             )
 
@@ -134,28 +141,47 @@ def _canvas(width: float, height: float):
     return fig
 
 
-def plot_ratings(standings: Standings, path: str | os.PathLike, title: str = "") -> None:
-    """Each agent's mu with its 95% interval (mu +- 1.96 sigma) and its ordinal, best on top."""
+def plot_ratings(standings: Standings, path: str | os.PathLike, title: str = ""):
+    """Two panels, best agent on top: each agent's rating (batch Plackett-Luce fit, Elo-like
+    points) with its 95% bootstrap interval over deals, and its win rate with its 95% Wilson
+    interval; the intervals are the leaderboard's (``AgentStanding.rating_interval`` and
+    ``win_interval``). Returns the figure (already saved to ``path``)."""
     agents = standings.agents
-    fig = _canvas(7, 1.2 + 0.45 * len(agents))
-    ax = fig.add_subplot(1, 1, 1)
+    fig = _canvas(11, 1.4 + 0.45 * len(agents))
     ys = list(range(len(agents)))[::-1]
-    mus = [s.mu for s in agents]
-    errs = [1.959963984540054 * s.sigma for s in agents]
-    ax.errorbar(
-        mus, ys, xerr=errs, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4, label="mu with 95% interval"
-    )
-    ax.scatter(
-        [s.ordinal for s in agents], ys, marker="|", s=200, color="tab:red", label="rating (mu - 3 sigma)", zorder=3
-    )
+    names = [s.name for s in agents]
+
+    ax = fig.add_subplot(1, 2, 1)
+    ratings = [s.rating for s in agents]
+    below = [s.rating - s.rating_interval[0] for s in agents]
+    above = [s.rating_interval[1] - s.rating for s in agents]
+    ax.errorbar(ratings, ys, xerr=[below, above], fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4)
+    ax.axvline(1500.0, color="grey", linewidth=0.8, linestyle=":")
     ax.set_yticks(ys)
-    ax.set_yticklabels([s.name for s in agents])
-    ax.set_xlabel("openskill Plackett-Luce rating")
-    ax.set_title(title or "ratings")
+    ax.set_yticklabels(names)
+    ax.set_xlabel(
+        f"rating (Elo-like points; Plackett-Luce fit of all games)\n"
+        f"95% bootstrap interval over {standings.deals} deals, {standings.bootstrap} resamples"
+    )
+    ax.set_title(f"rating, {standings.games} games", fontsize="medium")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+
+    ax = fig.add_subplot(1, 2, 2)
+    rates = [100 * s.win_rate for s in agents]
+    lows = [100 * (s.win_rate - s.win_interval[0]) for s in agents]
+    highs = [100 * (s.win_interval[1] - s.win_rate) for s in agents]
+    ax.errorbar(rates, ys, xerr=[lows, highs], fmt="o", color="tab:green", ecolor="tab:green", capsize=4)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(names)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("win rate (% of games; a shared win counts 1/k)\n95% Wilson interval")
+    ax.set_title(f"win rate, {standings.games} games", fontsize="medium")
+    ax.grid(axis="x", alpha=0.3)
+
+    fig.suptitle(title or "ratings")
     fig.tight_layout()
     fig.savefig(path)
+    return fig
 
 
 def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str = "") -> None:
