@@ -11,15 +11,15 @@ from typing import Any
 from smuggle_envs.core.driver import BaseObserver, Driver, Observer, Policy
 from smuggle_envs.core.game import Game, State
 
-from .base import Agent
+from .base import Agent, decide
 
 
 def agents_policy(agents: Sequence[Agent]) -> Policy:
     """The driver policy of a table of agents: seat ``p`` acts on its own observation and mask,
-    exactly what a PettingZoo agent sees."""
+    exactly what a PettingZoo agent sees (a search agent on its seat's view: ``decide``)."""
 
     def policy(state: State[Any], player: int) -> int:
-        return agents[player].act(state.observation(player), state.legal_action_mask())
+        return decide(agents[player], state, player)
 
     return policy
 

@@ -3,17 +3,23 @@
 An agent sees exactly what a PettingZoo agent sees: its observation vector and its action mask.
 Rule-based bots read the observation by piece name through the game's observation layout, so
 they can never use hidden information.
+
+A search agent (IS-MCTS and the like) needs more: worlds to simulate. It implements
+``act_in(view)`` instead of ``act``, and gets a :class:`SeatView`, which exposes its seat's
+observation and legal actions and ``sample_world(rng)``, a full game state drawn from the seat's
+information set (``State.resample(seat, rng)``), and nothing else of the true state. Every tool
+asks an agent for its move through :func:`decide`, which hands each kind what it may use.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from smuggle_envs.core.game import Game
+    from smuggle_envs.core.game import Game, State
 
 
 @runtime_checkable
@@ -25,6 +31,41 @@ class Agent(Protocol):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Choose one action whose mask entry is 1."""
+
+
+class SeatView:
+    """What a search agent may use of the game at its decision: its own seat's observation and
+    legal actions, the game, and worlds sampled from its information set. The true state stays
+    private to the view (a search agent must never read it)."""
+
+    __slots__ = ("__state", "game", "player")
+
+    def __init__(self, state: State[Any], player: int):
+        self.__state = state
+        self.game = state.game
+        self.player = player
+
+    def observation(self) -> np.ndarray:
+        return self.__state.observation(self.player)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return self.__state.legal_actions()
+
+    def legal_action_mask(self) -> np.ndarray:
+        return self.__state.legal_action_mask()
+
+    def sample_world(self, rng: Any = None) -> State[Any]:
+        """A full state consistent with everything this seat has observed, hidden cards redrawn."""
+        return self.__state.resample(self.player, rng)
+
+
+def decide(agent: Any, state: State[Any], player: int) -> int:
+    """The move of ``agent`` playing seat ``player`` in ``state``: a search agent (``act_in``)
+    gets a :class:`SeatView`, every other agent its observation and mask."""
+    act_in = getattr(agent, "act_in", None)
+    if act_in is not None:
+        return int(act_in(SeatView(state, player)))
+    return int(agent.act(state.observation(player), state.legal_action_mask()))
 
 
 def legal_of(action_mask: np.ndarray) -> np.ndarray:

@@ -157,6 +157,7 @@ def choose_action(state: State[Any], seat: int) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from agents.base import decide
     from smuggle_envs import make_game
     from smuggle_envs.core.driver import Driver
     from smuggle_envs.core.game import new_seed
@@ -191,7 +192,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if player == args.seat:
             action = choose_action(state, args.seat)
         else:
-            action = bots[player].act(state.observation(player), state.legal_action_mask())
+            action = decide(bots[player], state, player)
         before = list(state.scores())
         # The person sees a bot's action only as far as their seat may: a face-down choice or a
         # sealed bid reads as such, never which card or how much.

@@ -80,6 +80,7 @@ def collect(
 ) -> Demonstrations:
     """At least ``samples`` decisions of games with ``teacher_spec`` in every seat."""
     from agents import make_agent
+    from agents.base import decide
 
     n = game.num_players
     rng = np.random.default_rng(seed)
@@ -103,7 +104,7 @@ def collect(
         ) -> int:
             """The teacher's decision, recorded with what the learner would have seen."""
             o, m = state.observation(p), state.legal_action_mask()
-            a = int(teachers[p].act(o, m))
+            a = decide(teachers[p], state, p)
             rows[p].append(len(actions))
             potentials[p].append(state.normalised_scores()[p])
             obs.append(o)

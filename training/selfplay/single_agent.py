@@ -45,6 +45,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from agents.base import decide
 from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.errors import ConfigError, GameOverError
 from smuggle_envs.core.game import Game, State
@@ -210,7 +211,7 @@ class SelfPlayEnv(gym.Env):
 
     def _opponent_action(self, state: State[Any], player: int) -> int:
         # The opponent sees its own observation and mask: what an AEC agent would see.
-        return int(self.opponents[player].act(state.observation(player), state.legal_action_mask()))
+        return decide(self.opponents[player], state, player)
 
     def _play_opponents(self) -> None:
         self.driver.play(self._opponent_action, until=self.seat)
