@@ -2,7 +2,8 @@
 
 ``make_agent(spec, game, seed)`` builds one from a short spec string such as ``"random"``,
 ``"rule"`` or ``"ppo:runs/main/final.zip"`` (kind, then an optional argument after a colon);
-see ``AGENT_KINDS``.
+see ``AGENT_KINDS``. A kind whose class declares ``OPTIONS`` (the search bots) takes options
+instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated by ``;``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,49 @@ AGENT_KINDS = {
         "import_export_v0": "agents.import_export_bot:ImportExportRuleAgent",
     },
     "ppo": {"*": "agents.ppo:PPOAgent"},
+    "ismcts": {"*": "agents.search:ISMCTSAgent"},
+    "pimc": {"*": "agents.search:PIMCAgent"},
 }
+
+OPTION_SEPARATOR = ";"
+
+
+def _describe(kind: object) -> str:
+    if isinstance(kind, tuple):
+        return "|".join(kind)
+    return getattr(kind, "__name__", str(kind))
+
+
+def parse_options(spec: str, text: str, options: dict) -> dict:
+    """``"sims=400;c=1.0"`` -> ``{"sims": 400, "c": 1.0}`` for a kind whose class declares
+    ``OPTIONS`` (name -> ``int``, ``float``, ``str`` or a tuple of allowed strings). An unknown
+    option or a bad value raises ValueError naming the valid options, on one line."""
+    valid = ", ".join(f"{name}={_describe(kind)}" for name, kind in options.items())
+    result: dict = {}
+    for item in text.split(OPTION_SEPARATOR):
+        item = item.strip()
+        if not item:
+            continue
+        name, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not value:
+            raise ValueError(f"agent {spec!r}: option {item!r} is not key=value; valid options: {valid}")
+        if name not in options:
+            raise ValueError(f"agent {spec!r}: unknown option {name!r}; valid options: {valid}")
+        if name in result:
+            raise ValueError(f"agent {spec!r}: option {name!r} is given twice; valid options: {valid}")
+        kind = options[name]
+        try:
+            if isinstance(kind, tuple):
+                if value not in kind:
+                    raise ValueError
+                result[name] = value
+            else:
+                result[name] = kind(value)
+        except ValueError:
+            raise ValueError(
+                f"agent {spec!r}: bad value {value!r} for {name} (expected {_describe(kind)}); valid options: {valid}"
+            ) from None
+    return result
 
 
 def make_agent(spec: str, game, seed: int | None = None) -> Agent:
@@ -40,6 +83,14 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
         )
     module, name = target.split(":")
     cls = getattr(importlib.import_module(module), name)
+    options = getattr(cls, "OPTIONS", None)
+    if options is not None:
+        kwargs = parse_options(spec, arg, options)
+        try:
+            return cls(game, seed=seed, **kwargs)
+        except ValueError as exc:
+            valid = ", ".join(f"{k}={_describe(v)}" for k, v in options.items())
+            raise ValueError(f"agent {spec!r}: {exc}; valid options: {valid}") from None
     if not arg:
         return cls(game, seed=seed)
     try:
@@ -48,4 +99,4 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
         raise ValueError(f"agent {spec!r}: the {kind!r} agent takes no argument after ':' ({exc})") from None
 
 
-__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "make_agent"]
+__all__ = ["AGENT_KINDS", "OPTION_SEPARATOR", "Agent", "RandomAgent", "make_agent", "parse_options"]

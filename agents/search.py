@@ -1,0 +1,300 @@
+"""Search bots built only on the engine contract: single-observer IS-MCTS and determinized PIMC.
+
+Both implement ``act_in(view)`` (see :mod:`agents.base`): they get a :class:`~agents.base.SeatView`
+and use only ``view.player``, ``view.game``, ``view.legal_actions()`` and
+``view.sample_world(rng)``, a full state drawn from the seat's information set. The worlds are
+full states, so the search plays them out freely; the true state is never read.
+
+* :class:`ISMCTSAgent` (spec ``ismcts``): SO-ISMCTS (Cowling, Powley & Whitehouse 2012). Every
+  iteration samples a world, descends one tree keyed by the actions taken since the root with
+  UCB1 over the actions available in that world (availability counts), expands one node, plays
+  out, and backs the returns up, each edge with the return of the seat that chose it.
+* :class:`PIMCAgent` (spec ``pimc``): perfect-information Monte Carlo. Samples ``worlds`` worlds;
+  in each, every legal action is tried ``sims`` times with a playout; the action with the best
+  mean return over all worlds is played.
+
+Options come in the spec after a colon, ``key=value`` separated by ``;``:
+``ismcts:sims=400;c=1.0;rollout=rule`` (see ``docs/search.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from smuggle_envs.core.outcomes import REWARD_MODES
+
+if TYPE_CHECKING:
+    from smuggle_envs.core.game import Game, State
+
+    from .base import SeatView
+
+ROLLOUTS = ("random", "rule")
+
+
+class _Node:
+    """A tree node: the information set reached by one action sequence from the root. The edge
+    statistics (``visits``, ``total``) are of the seat that chose the action into this node (the
+    seat to act at its parent); ``avail`` counts the parent's visits in which the action was
+    legal (the UCB1 ``N`` of SO-ISMCTS)."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _check_positive(name: str, value: Any, kind: type, allow_none: bool = False) -> Any:
+    if value is None and allow_none:
+        return None
+    if kind is int and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
+    if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float, np.number))):
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    value = kind(value)
+    if not value > 0 or (kind is float and not math.isfinite(value)):
+        raise ValueError(f"{name} must be positive, got {value!r}")
+    return value
+
+
+class _SearchBase:
+    """Shared by the search agents: seeded RNG, option checks, rollouts and decision bookkeeping."""
+
+    name = "search"
+    # option name -> int, float, or a tuple of allowed strings (parsed by ``agents.parse_options``)
+    OPTIONS: dict[str, Any] = {}
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        seed: int | None = None,
+        *,
+        rollout: str = "random",
+        rollout_depth: int | None = None,
+        mode: str = "win_loss",
+    ):
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if mode not in REWARD_MODES:
+            raise ValueError(f"mode must be one of {', '.join(REWARD_MODES)}, got {mode!r}")
+        self.game = game
+        self.rollout = rollout
+        self.rollout_depth = _check_positive("rollout_depth", rollout_depth, int, allow_none=True)
+        self.mode = mode
+        self.rng = random.Random(seed)
+        self._bots: dict[tuple[int, int], Any] = {}
+        self.iterations = 0  # search iterations (or playouts) of the last decision, for benchmarks
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+        self._bots = {}  # rule bots of the rollouts are rebuilt from the new seed
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        raise TypeError(
+            f"{type(self).__name__} searches sampled worlds: ask it through agents.base.decide "
+            "(it implements act_in(view)), not act(observation, mask)"
+        )
+
+    # ----- playouts ---------------------------------------------------------------------------
+    def _rule_bot(self, game: Game, seat: int) -> Any:
+        key = (id(game), seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            from . import make_agent
+
+            bot = self._bots[key] = make_agent("rule", game, seed=self.rng.getrandbits(63))
+        return bot
+
+    def _playout(self, world: State[Any]) -> list[float]:
+        """Play ``world`` out (in place) and return every seat's return under ``mode``. A playout
+        stopped by ``rollout_depth`` is scored by ``world.returns(mode)`` as the scores stand."""
+        steps = self.rollout_depth if self.rollout_depth is not None else -1
+        if self.rollout == "random":
+            rand = self.rng.random
+            while steps and not world.is_terminal():
+                legal = world.legal_actions()
+                world.apply_action(legal[int(rand() * len(legal))])
+                steps -= 1
+        else:
+            game = world.game
+            while steps and not world.is_terminal():
+                p = world.current_player()
+                bot = self._rule_bot(game, p)
+                world.apply_action(int(bot.act(world.observation(p), world.legal_action_mask())))
+                steps -= 1
+        return world.returns(self.mode)
+
+    def _world_rng(self) -> random.Random:
+        return random.Random(self.rng.getrandbits(64))
+
+
+class ISMCTSAgent(_SearchBase):
+    """Single-observer information-set MCTS (SO-ISMCTS); see the module docstring.
+
+    ``sims`` iterations per decision (or ``seconds`` of wall time, if given), UCB1 constant ``c``
+    (returns lie in [-1, 1] under ``win_loss`` and ``rank``), ``rollout`` ``random`` or ``rule``,
+    ``max_depth`` caps the tree depth (below it the iteration goes straight to the playout),
+    ``rollout_depth`` caps the playout, ``mode`` is the reward mode backed up."""
+
+    name = "ismcts"
+    OPTIONS = {
+        "sims": int,
+        "c": float,
+        "rollout": ROLLOUTS,
+        "max_depth": int,
+        "rollout_depth": int,
+        "mode": REWARD_MODES,
+        "seconds": float,
+    }
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        seed: int | None = None,
+        *,
+        sims: int = 200,
+        c: float = 0.7,
+        rollout: str = "random",
+        max_depth: int | None = None,
+        rollout_depth: int | None = None,
+        mode: str = "win_loss",
+        seconds: float | None = None,
+    ):
+        super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
+        self.sims = _check_positive("sims", sims, int)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
+            raise ValueError(f"c must be a non-negative number, got {c!r}")
+        self.c = float(c)
+        self.max_depth = _check_positive("max_depth", max_depth, int, allow_none=True)
+        self.seconds = _check_positive("seconds", seconds, float, allow_none=True)
+
+    def act_in(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            self.iterations = 0
+            return legal[0]
+        root = _Node()
+        if self.seconds is None:
+            for _ in range(self.sims):
+                self._iterate(view, root)
+            self.iterations = self.sims
+        else:
+            deadline = time.perf_counter() + self.seconds
+            n = 0
+            while True:
+                self._iterate(view, root)
+                n += 1
+                if time.perf_counter() >= deadline:
+                    break
+            self.iterations = n
+        best, key = legal[0], (-1, -math.inf)
+        for a in legal:  # most visited; ties to the better mean, then the lower action id
+            child = root.children.get(a)
+            k = (0, -math.inf) if child is None else (child.visits, child.total / max(child.visits, 1))
+            if k > key:
+                best, key = a, k
+        return best
+
+    def _iterate(self, view: SeatView, root: _Node) -> None:
+        rng = self.rng
+        world = view.sample_world(self._world_rng())
+        node = root
+        path: list[tuple[_Node, int]] = []
+        max_depth = self.max_depth
+        c = self.c
+        depth = 0
+        while not world.is_terminal():
+            legal = world.legal_actions()
+            actor = world.current_player()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                if max_depth is not None and depth >= max_depth:
+                    break
+                for a in legal:
+                    if a in children:
+                        children[a].avail += 1
+                action = untried[rng.randrange(len(untried))]
+                child = children[action] = _Node()
+                child.avail = 1
+                world.apply_action(action)
+                path.append((child, actor))
+                break
+            best_action, best_value = legal[0], -math.inf
+            for a in legal:
+                child = children[a]
+                child.avail += 1
+                value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_action, best_value = a, value
+            node = children[best_action]
+            world.apply_action(best_action)
+            path.append((node, actor))
+            depth += 1
+        returns = self._playout(world)
+        for child, actor in path:
+            child.visits += 1
+            child.total += returns[actor]
+
+
+class PIMCAgent(_SearchBase):
+    """Perfect-information Monte Carlo (determinized flat Monte Carlo): ``worlds`` worlds, in each
+    ``sims`` playouts per legal action from a copy of the world (the action's candidates share the
+    world's future chance draws), the best mean return of the seat over every world wins."""
+
+    name = "pimc"
+    OPTIONS = {
+        "worlds": int,
+        "sims": int,
+        "rollout": ROLLOUTS,
+        "rollout_depth": int,
+        "mode": REWARD_MODES,
+    }
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        seed: int | None = None,
+        *,
+        worlds: int = 20,
+        sims: int = 4,
+        rollout: str = "random",
+        rollout_depth: int | None = None,
+        mode: str = "win_loss",
+    ):
+        super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
+        self.worlds = _check_positive("worlds", worlds, int)
+        self.sims = _check_positive("sims", sims, int)
+
+    def act_in(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            self.iterations = 0
+            return legal[0]
+        me = view.player
+        totals = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
+        for _ in range(self.worlds):
+            world = view.sample_world(self._world_rng())
+            available = set(world.legal_actions())
+            for a in legal:
+                if a not in available:  # a resample that disagrees with the seat's view
+                    continue
+                for _ in range(self.sims):
+                    w = world.clone()
+                    w.apply_action(a)
+                    totals[a] += self._playout(w)[me]
+                    counts[a] += 1
+        self.iterations = sum(counts.values())
+        return max(legal, key=lambda a: (totals[a] / counts[a] if counts[a] else -math.inf, -a))
+
+
+__all__ = ["ISMCTSAgent", "PIMCAgent"]

@@ -1,0 +1,165 @@
+"""Search bots: simulations per second per game, and playing strength.
+
+Speed (default): IS-MCTS simulations per second on one core at ``--players`` (default 4) in every
+game. One simulation is one IS-MCTS iteration: ``view.sample_world`` (clone + resample), the tree
+descent, and a random playout to the end of the game (``--rollout-depth`` caps it). Positions are
+taken from random games (every 10th decision with at least two legal actions), the same ones every
+run; the columns split the cost into resample and playout.
+
+Strength (``--strength``): IS-MCTS against 3 random agents and against 3 rule bots, seat-rotated
+(game g puts the search bot in seat g mod N, seed K+g), win rate with a 95% Wilson interval (a
+shared win counts 1/k) and the mean seconds per search decision.
+
+    python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4]
+    python benchmarks/search.py --strength --envs smuggle_v0 --games 100 --spec ismcts:sims=200
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Iterator
+
+import smuggle_envs
+from agents import make_agent
+from agents.arena import play
+from agents.base import SeatView
+from agents.search import ISMCTSAgent
+
+
+def positions(game, count: int = 40, seed: int = 0) -> list:
+    """Mid-game positions from random games: every 10th decision with two legal actions or more."""
+    rng = random.Random(seed)
+    found = []
+    game_seed = seed
+    while len(found) < count:
+        state = game.new_initial_state(game_seed)
+        game_seed += 1
+        step = 0
+        while not state.is_terminal() and len(found) < count:
+            if step % 10 == 0 and len(state.legal_actions()) > 1:
+                found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+            step += 1
+    return found
+
+
+def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) -> dict:
+    game = smuggle_envs.make_game(env_id, num_players=players)
+    states = positions(game)
+    views = [SeatView(s, s.current_player()) for s in states]
+    agent = ISMCTSAgent(game, seed=0, sims=50, rollout_depth=rollout_depth)
+    sims, i = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        agent.act_in(views[i % len(views)])
+        sims += agent.iterations
+        i += 1
+    rate = sims / (time.perf_counter() - start)
+    # the parts: resample alone, and a random playout from a resampled world
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    for k in range(400):
+        views[k % len(views)].sample_world(random.Random(rng.getrandbits(64)))
+    resample_us = (time.perf_counter() - t0) / 400 * 1e6
+    steps, playout = 0, 0.0
+    for k in range(200):
+        world = views[k % len(views)].sample_world(random.Random(rng.getrandbits(64)))
+        t1 = time.perf_counter()
+        n = 0
+        while not world.is_terminal() and (rollout_depth is None or n < rollout_depth):
+            legal = world.legal_actions()
+            world.apply_action(legal[int(rng.random() * len(legal))])
+            n += 1
+        playout += time.perf_counter() - t1
+        steps += n
+    playout_us = playout / 200 * 1e6
+    return {
+        "env": env_id,
+        "players": players,
+        "sims_per_s": rate,
+        "resample_us": resample_us,
+        "playout_us": playout_us,
+        "playout_steps": steps / 200,
+    }
+
+
+def strength(env_id: str, players: int, spec: str, games: int, seed: int) -> Iterator[dict]:
+    from training.match import wilson_interval
+
+    game = smuggle_envs.make_game(env_id, num_players=players)
+    for opponent in ("random", "rule"):
+        wins = 0.0
+        search_time, decisions = 0.0, 0
+        for g in range(games):
+            seat = g % players
+            agents = [make_agent(opponent, game, seed=seed + 100 * g + i) for i in range(players)]
+            searcher = make_agent(spec, game, seed=seed + g)
+            inner_act = searcher.act_in
+
+            def timed(view, inner_act=inner_act):
+                nonlocal search_time, decisions
+                t = time.perf_counter()
+                action = inner_act(view)
+                search_time += time.perf_counter() - t
+                decisions += 1
+                return action
+
+            searcher.act_in = timed  # type: ignore[method-assign]
+            agents[seat] = searcher
+            winners = play(game, agents, seed=seed + g).winning_seats()
+            if seat in winners:
+                wins += 1 / len(winners)
+        lo, hi = wilson_interval(wins, games)
+        yield {
+            "env": env_id,
+            "players": players,
+            "spec": spec,
+            "opponents": f"{players - 1}x {opponent}",
+            "games": games,
+            "win_rate": wins / games,
+            "ci": (lo, hi),
+            "s_per_decision": search_time / max(decisions, 1),
+        }
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", default=",".join(smuggle_envs.ENV_IDS))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds of search per game (speed)")
+    parser.add_argument("--rollout-depth", type=int, default=None, help="cap on playout length (speed)")
+    parser.add_argument("--strength", action="store_true", help="measure win rates instead of speed")
+    parser.add_argument("--spec", default="ismcts:sims=200", help="the search bot (strength)")
+    parser.add_argument("--games", type=int, default=100, help="games per cell (strength)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (strength)")
+    args = parser.parse_args(argv)
+    envs = args.envs.split(",")
+    if args.strength:
+        print(
+            f"{'game':20s} {'search bot':28s} {'opponents':12s} {'games':>5s} {'win rate':>8s}  95% Wilson    s/decision"
+        )
+        for env_id in envs:
+            for row in strength(env_id, args.players, args.spec, args.games, args.seed):
+                lo, hi = row["ci"]
+                print(
+                    f"{env_id:20s} {row['spec']:28s} {row['opponents']:12s} {row['games']:5d} "
+                    f"{row['win_rate']:8.1%}  [{lo:.1%}, {hi:.1%}]  {row['s_per_decision']:.3f}",
+                    flush=True,
+                )
+        return
+    print(
+        f"{'game':20s} {'players':>7s} {'sims/s':>8s} {'resample us':>11s} {'playout us':>10s} {'playout steps':>13s}"
+    )
+    for env_id in envs:
+        row = speed(env_id, args.players, args.seconds, args.rollout_depth)
+        print(
+            f"{env_id:20s} {row['players']:7d} {row['sims_per_s']:8,.0f} {row['resample_us']:11.0f} "
+            f"{row['playout_us']:10.0f} {row['playout_steps']:13.1f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
