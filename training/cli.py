@@ -456,11 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay_json)
 
+    from training.exploit import register as register_exploit
     from training.selfplay.cli import register as register_train
     from training.tournament.cli import register as register_tournament
 
     register_train(sub)
     register_tournament(sub)
+    register_exploit(sub)
     return parser
 
 
