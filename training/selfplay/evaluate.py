@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from agents.arena import play
 from training.match import format_table, wilson_interval, win_shares
+
+EVAL_FIELDS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
+"""The columns of an evaluation CSV (a learning curve): one row per (step, opponent)."""
 
 
 @dataclasses.dataclass
@@ -36,6 +40,20 @@ class EvalResult:
     @property
     def mean_score(self) -> float:
         return self.score_sum / self.games if self.games else 0.0
+
+    def csv_row(self, step: int) -> list[Any]:
+        """This result as a row of ``EVAL_FIELDS`` at training step ``step``."""
+        lo, hi = self.ci
+        return [
+            step,
+            self.opponent,
+            self.games,
+            f"{self.wins:g}",
+            f"{self.win_rate:.6f}",
+            f"{lo:.6f}",
+            f"{hi:.6f}",
+            f"{self.mean_score:.3f}",
+        ]
 
     def to_dict(self) -> dict:
         lo, hi = self.ci

@@ -73,7 +73,6 @@ if TYPE_CHECKING:
 
 BASELINES = ("random", "rule")
 _DEMO_BYTES = 512 * 2**20
-EVAL_FIELDS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score")
 
 
 @dataclasses.dataclass
@@ -206,6 +205,43 @@ class TrainConfig:
             if name in data:
                 data[name] = tuple(data[name])
         return cls(**data)
+
+
+def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's hyperparameters from a config (the trainer's and ``smuggle exploit``'s)."""
+    return {
+        "n_steps": c.n_steps,
+        "batch_size": c.batch_size,
+        "n_epochs": c.n_epochs,
+        "gamma": c.gamma,
+        "gae_lambda": c.gae_lambda,
+        "ent_coef": c.ent_coef,
+        "clip_range": c.clip_range,
+        "vf_coef": c.vf_coef,
+        "learning_rate": c.learning_rate,
+    }
+
+
+def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> tuple[Any, dict[str, float]]:
+    """Behaviour cloning of ``c.imitate`` into ``model`` from ``samples`` recorded decisions, under
+    the learner's own reward (see ``imitation``); returns the demonstrations and the fit's stats."""
+    from .imitation import clone, collect
+
+    data = collect(
+        game,
+        c.imitate or "rule",
+        samples,
+        seed=c.seed,
+        reward_mode=c.reward_mode,
+        dense_score=c.dense_score,
+        gamma=c.gamma,
+        max_decisions=c.max_decisions,
+        progress=c.progress,
+    )
+    stats = clone(
+        model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef, progress=c.progress
+    )
+    return data, stats
 
 
 def rule_bot_available(game: Game) -> bool:
@@ -383,20 +419,6 @@ class Trainer:
         raise TrainingStopped(checkpoint, self.model.num_timesteps)
 
     # ----- setup -----------------------------------------------------------------------------------
-    def _ppo_kwargs(self) -> dict[str, Any]:
-        c = self.config
-        return {
-            "n_steps": c.n_steps,
-            "batch_size": c.batch_size,
-            "n_epochs": c.n_epochs,
-            "gamma": c.gamma,
-            "gae_lambda": c.gae_lambda,
-            "ent_coef": c.ent_coef,
-            "clip_range": c.clip_range,
-            "vf_coef": c.vf_coef,
-            "learning_rate": c.learning_rate,
-        }
-
     def _tb_dir(self) -> str | None:
         return str(self.out / "tb") if self.config.tensorboard else None
 
@@ -423,7 +445,7 @@ class Trainer:
             verbose=0,
             policy_kwargs={"net_arch": list(c.net_arch)},
             tensorboard_log=self._tb_dir(),
-            **self._ppo_kwargs(),
+            **ppo_kwargs(c),
         )
         self.schedule = {"snapshot": c.snapshot_every, "eval": 0, "checkpoint": c.checkpoint_every}
         if c.imitate:
@@ -436,8 +458,6 @@ class Trainer:
 
     def _imitate(self) -> None:
         """Behaviour cloning of ``config.imitate`` (see ``imitation``), where the game has it."""
-        from .imitation import clone, collect
-
         c = self.config
         teacher = c.imitate
         if not teacher or not c.imitation_samples or not c.imitation_epochs:
@@ -449,26 +469,7 @@ class Trainer:
         # Demonstrations live in memory: cap them near 512 MB for games with big observations.
         row_bytes = 4 * self.game.observation_layout.size + self.game.num_actions
         samples = min(c.imitation_samples, max(10_000, _DEMO_BYTES // row_bytes))
-        data = collect(
-            self.game,
-            teacher,
-            samples,
-            seed=c.seed,
-            reward_mode=c.reward_mode,
-            dense_score=c.dense_score,
-            gamma=c.gamma,
-            max_decisions=c.max_decisions,
-            progress=c.progress,
-        )
-        stats = clone(
-            self.model,
-            data,
-            c.imitation_epochs,
-            batch_size=c.batch_size,
-            seed=c.seed,
-            vf_coef=c.vf_coef,
-            progress=c.progress,
-        )
+        data, stats = warm_start(self.model, self.game, c, samples)
         self.log(
             f"warm start: cloned {c.imitate!r} from {len(data)} decisions in "
             f"{time.perf_counter() - start:.0f}s (the teacher's action gets over half the "
@@ -553,7 +554,7 @@ class Trainer:
         """Evaluate the current policy (or ``agent``) against every baseline; append to eval.csv."""
         from agents.ppo import NumpyPolicy, PolicyAgent
 
-        from .evaluate import evaluate
+        from .evaluate import EVAL_FIELDS, evaluate
 
         if games <= 0:
             return []
@@ -574,19 +575,7 @@ class Trainer:
             if new:
                 w.writerow(EVAL_FIELDS)
             for r in results:
-                lo, hi = r.ci
-                w.writerow(
-                    [
-                        t,
-                        r.opponent,
-                        r.games,
-                        f"{r.wins:g}",
-                        f"{r.win_rate:.6f}",
-                        f"{lo:.6f}",
-                        f"{hi:.6f}",
-                        f"{r.mean_score:.3f}",
-                    ]
-                )
+                w.writerow(r.csv_row(t))
         for r in results:
             self.latest_eval[r.opponent] = r.win_rate
             self._record(f"eval/win_rate_vs_{r.opponent}", r.win_rate)

@@ -39,3 +39,20 @@ def run_cli():
 @pytest.fixture
 def has_rule_bot():
     return _has_rule_bot
+
+
+@pytest.fixture
+def analyze_small_tournament(tmp_path, capsys):
+    """Play a 2-game, 2-player tournament of random agents for ``env_id`` (extra ``--config``
+    options allowed) into ``tmp_path/r.sqlite``, then return what ``smuggle analyze`` prints."""
+
+    def run(env_id: str, *config: str) -> str:
+        db = str(tmp_path / "r.sqlite")
+        options = [x for c in config for x in ("--config", c)]
+        argv = ["tournament", env_id, "--players", "2", "--agents", "random,random", "--games", "2", *options]
+        assert _run_cli([*argv, "--workers", "1", "--db", db, "--quiet", "--no-plots"]) == 0
+        capsys.readouterr()
+        assert _run_cli(["analyze", db]) == 0
+        return str(capsys.readouterr().out)
+
+    return run

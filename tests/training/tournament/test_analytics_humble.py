@@ -138,32 +138,8 @@ def test_analyze_command_prints_and_writes_the_scripted_numbers(tmp_path, run_cl
     assert (tmp_path / "out" / "humble_t1_face_down.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_analyze_a_small_tournament_end_to_end(tmp_path, run_cli, capsys):
-    db = str(tmp_path / "r.sqlite")
-    assert (
-        run_cli(
-            [
-                "tournament",
-                "humble_smuggle_v0",
-                "--players",
-                "2",
-                "--agents",
-                "random,random",
-                "--games",
-                "2",
-                "--workers",
-                "1",
-                "--db",
-                db,
-                "--quiet",
-                "--no-plots",
-            ]
-        )
-        == 0
-    )
-    capsys.readouterr()
-    assert run_cli(["analyze", db]) == 0
-    out = capsys.readouterr().out
+def test_analyze_a_small_tournament_end_to_end(tmp_path, analyze_small_tournament):
+    out = analyze_small_tournament("humble_smuggle_v0")
     assert "=== tournament 1: humble_smuggle_v0" in out and "no hidden-information analysis" not in out
     for metric in (
         "selected",
