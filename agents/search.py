@@ -115,8 +115,10 @@ class _SearchBase:
 
     def _playout(self, world: State[Any]) -> list[float]:
         """Play ``world`` out (in place) and return every seat's return under ``mode``. A playout
-        stopped by ``rollout_depth`` is scored by ``world.returns(mode)`` as the scores stand."""
-        steps = self.rollout_depth if self.rollout_depth is not None else -1
+        stopped by ``rollout_depth`` (default: the game's ``playout_depth``, None for most games)
+        is scored by ``world.returns(mode)`` as the scores stand."""
+        cap = self.rollout_depth if self.rollout_depth is not None else world.game.playout_depth
+        steps = cap if cap is not None else -1
         if self.rollout == "random":
             rand = self.rng.random
             while steps and not world.is_terminal():

@@ -2,7 +2,8 @@
 
 Speed (default): IS-MCTS simulations per second on one core at ``--players`` (default 4) in every
 game. One simulation is one IS-MCTS iteration: ``view.sample_world`` (clone + resample), the tree
-descent, and a random playout to the end of the game (``--rollout-depth`` caps it). Positions are
+descent, and a random playout to the end of the game or to the game's ``playout_depth`` (Import /
+Export: 40 decisions; ``--rollout-depth`` sets another cap). Positions are
 taken from random games (every 10th decision with at least two legal actions), the same ones every
 run; the columns split the cost into resample and playout.
 
@@ -11,12 +12,14 @@ Strength (``--strength``): IS-MCTS against 3 random agents and against 3 rule bo
 shared win counts 1/k) and the mean seconds per search decision.
 
     python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4]
-    python benchmarks/search.py --strength --envs smuggle_v0 --games 100 --spec ismcts:sims=200
+    python benchmarks/search.py --strength --envs smuggle_v0 --games 500 --spec ismcts:sims=50 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import random
 import time
 from collections.abc import Iterator
@@ -49,6 +52,7 @@ def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) 
     game = smuggle_envs.make_game(env_id, num_players=players)
     states = positions(game)
     views = [SeatView(s, s.current_player()) for s in states]
+    rollout_depth = rollout_depth if rollout_depth is not None else game.playout_depth
     agent = ISMCTSAgent(game, seed=0, sims=50, rollout_depth=rollout_depth)
     sims, i = 0, 0
     start = time.perf_counter()
@@ -85,32 +89,46 @@ def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) 
     }
 
 
-def strength(env_id: str, players: int, spec: str, games: int, seed: int) -> Iterator[dict]:
+def _one_game(task: tuple) -> tuple[float, float, int]:
+    """One seat-rotated game: (the search bot's share of the win, its search seconds, decisions)."""
+    env_id, players, spec, opponent, seed, g = task
+    game = smuggle_envs.make_game(env_id, num_players=players)
+    seat = g % players
+    agents = [make_agent(opponent, game, seed=seed + 100 * g + i) for i in range(players)]
+    searcher = make_agent(spec, game, seed=seed + g)
+    inner_act = searcher.act_in
+    spent = [0.0, 0]
+
+    def timed(view):
+        t = time.perf_counter()
+        action = inner_act(view)
+        spent[0] += time.perf_counter() - t
+        spent[1] += 1
+        return action
+
+    searcher.act_in = timed  # type: ignore[method-assign]
+    agents[seat] = searcher
+    winners = play(game, agents, seed=seed + g).winning_seats()
+    share = 1 / len(winners) if seat in winners else 0.0
+    return share, spent[0], int(spent[1])
+
+
+def strength(
+    env_id: str, players: int, spec: str, games: int, seed: int, opponents=("random", "rule"), workers: int = 1
+) -> Iterator[dict]:
+    """Win rate of ``spec`` against ``players - 1`` copies of each opponent; ``workers`` processes
+    play the games (each game's seeds depend only on its index, so the result does not)."""
+    from tqdm import tqdm
+
     from training.match import wilson_interval
 
-    game = smuggle_envs.make_game(env_id, num_players=players)
-    for opponent in ("random", "rule"):
-        wins = 0.0
-        search_time, decisions = 0.0, 0
-        for g in range(games):
-            seat = g % players
-            agents = [make_agent(opponent, game, seed=seed + 100 * g + i) for i in range(players)]
-            searcher = make_agent(spec, game, seed=seed + g)
-            inner_act = searcher.act_in
-
-            def timed(view, inner_act=inner_act):
-                nonlocal search_time, decisions
-                t = time.perf_counter()
-                action = inner_act(view)
-                search_time += time.perf_counter() - t
-                decisions += 1
-                return action
-
-            searcher.act_in = timed  # type: ignore[method-assign]
-            agents[seat] = searcher
-            winners = play(game, agents, seed=seed + g).winning_seats()
-            if seat in winners:
-                wins += 1 / len(winners)
+    for opponent in opponents:
+        tasks = [(env_id, players, spec, opponent, seed, g) for g in range(games)]
+        with multiprocessing.Pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
+            results = pool.imap(_one_game, tasks) if pool is not None else map(_one_game, tasks)
+            rows = list(tqdm(results, total=games, desc=f"{env_id} vs {opponent}", leave=False))
+        wins = sum(r[0] for r in rows)
+        search_time, decisions = sum(r[1] for r in rows), sum(r[2] for r in rows)
         lo, hi = wilson_interval(wins, games)
         yield {
             "env": env_id,
@@ -134,6 +152,8 @@ def main(argv=None) -> None:
     parser.add_argument("--spec", default="ismcts:sims=200", help="the search bot (strength)")
     parser.add_argument("--games", type=int, default=100, help="games per cell (strength)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (strength)")
+    parser.add_argument("--opponents", default="random,rule", help="opponent specs, one table each (strength)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games (strength)")
     args = parser.parse_args(argv)
     envs = args.envs.split(",")
     if args.strength:
@@ -141,7 +161,9 @@ def main(argv=None) -> None:
             f"{'game':20s} {'search bot':28s} {'opponents':12s} {'games':>5s} {'win rate':>8s}  95% Wilson    s/decision"
         )
         for env_id in envs:
-            for row in strength(env_id, args.players, args.spec, args.games, args.seed):
+            for row in strength(
+                env_id, args.players, args.spec, args.games, args.seed, args.opponents.split(","), args.workers
+            ):
                 lo, hi = row["ci"]
                 print(
                     f"{env_id:20s} {row['spec']:28s} {row['opponents']:12s} {row['games']:5d} "

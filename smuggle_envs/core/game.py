@@ -87,6 +87,9 @@ class Game(ABC):
     config_class: ClassVar[type[GameConfig]]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # A search bot's playouts stop after this many decisions unless told otherwise (None: at the
+    # end), for a game whose random play runs far longer than real play (Import / Export).
+    playout_depth: ClassVar[int | None] = None
 
     def __init__(self, config: GameConfig | None = None, **kwargs: Any):
         if config is not None and kwargs:

@@ -83,6 +83,11 @@ __all__ = [  # the vocabulary stays importable from here (``from ...ciq.rules im
 # Outcome of pulling cards from the shipper's sources.
 _GO_ON, _TURN_ENDS = 0, 1
 
+# What a PASS showed of a hand: it meets one of these options (allowed, counted, count): all its
+# cards are of the ``allowed`` kinds (None: any), and at least ``count`` of its cards beyond those
+# its ``held`` cards put there are of the ``counted`` kinds.
+Shown = tuple[tuple[frozenset[int] | None, frozenset[int], int], ...]
+
 
 @dataclasses.dataclass(frozen=True)
 class CIQConfig(GameConfig):
@@ -189,6 +194,8 @@ class CIQGame(ByteGame):
             ("sabotage", K),
             ("smuggled", CARD_BITS),
             ("unseen", n * K),
+            ("held", n * K),  # these two are not observed: only ``_resample`` reads them
+            ("export_fresh", n * K),
         )
 
     def _make_encoder(self) -> CIQEncoder:
@@ -219,12 +226,19 @@ class CIQState(ByteState[CIQGame]):
     that are not face up). ``unseen[r]`` counts the cards seat r cannot place: all cards minus
     r's hand, r's Export pile and the face-up cards.
 
+    What the others know of a seat's hidden cards beyond that, for ``resample`` (never observed):
+    ``exp_fresh[q]`` counts the cards of ``exp_pub[q]`` put in since q last drew from the pile,
+    surely still in it. ``held[q]`` counts the cards everyone saw go into q's pile, less one per
+    card of the kind seen leaving q's pile or hand since (but never below ``exp_fresh[q]``): q
+    still holds each of them, in the pile or (drawn unseen) in his hand, even once the pile has
+    run out. ``shown[q]`` is what q's passes showed of his hand (``Shown``), ``None`` once nothing.
+
     ``clone`` is core's (``_lists``, ``_nested``) plus the second buffer and the sets of kinds.
     """
 
     _over = OVER
 
-    _lists = ("tol_value", "box", "stock", "ship", "flipped")
+    _lists = ("tol_value", "box", "stock", "ship", "flipped", "shown")
     _nested = ("exp", "tol")
     _legal: tuple[int, ...] | None  # the legal actions, cached until the phase or the actor changes
     winners: list[int]
@@ -243,6 +257,7 @@ class CIQState(ByteState[CIQGame]):
         self.kinds: list[set[int]] = [set() for _ in range(n)]  # kinds present in each hand
         self.tol_value = [0] * n  # 0: no Tolerance pile, everything is Legal
         self.box: list[int] = []  # cards out of play (only ever used by ``arrange``)
+        self.shown: list[Shown | None] = [None] * n  # what a PASS showed of each hand
         self.phase = OVER
         self.turn = self.target = -1
         self.turns = 0
@@ -279,6 +294,7 @@ class CIQState(ByteState[CIQGame]):
 
         self.hand, self.exp_cnt, self.exp_pub = per_seat("hand"), per_seat("export"), per_seat("export_public")
         self.imp, self.tol_cnt, self.unseen = per_seat("import"), per_seat("tolerance"), per_seat("unseen")
+        self.held, self.exp_fresh = per_seat("held"), per_seat("export_fresh")
         self.tol_top = per_seat("tolerance_top", CARD_BITS)
         self.public = v["public"]
         self.f_ship, self.f_ship_last, self.f_ship_flags = v["shipment"], v["shipment_last"], v["shipment_flags"]
@@ -336,6 +352,20 @@ class CIQState(ByteState[CIQGame]):
             self.kinds[p].add(k)
         h[k] += 1
         self.hand_size[p] += 1
+        if self.shown[p] is not None:
+            self.shown[p] = _shown_after_draw(self.shown[p], self._unheld(p) - 1)
+
+    def _unheld(self, p: int) -> int:
+        """The cards of p's hand beyond those ``held`` puts there in every world: before p draws
+        from a pile, those are its held cards less the fresh ones (still in the pile)."""
+        held, fresh = self.held[p], self.exp_fresh[p]
+        return self.hand_size[p] - sum(held[k] - fresh[k] for k in range(NUM_KINDS))
+
+    def _surely_held(self, p: int, k: int) -> bool:
+        """Whether every world puts a card ``k`` in p's hand for his held cards: he holds more
+        than his Export pile can, once the card he is playing is face up."""
+        cap = self.game.kind_counts[k] - self.public[k] - 1
+        return self.held[p][k] > min(self.exp_pub[p][k], cap)
 
     def _hand_remove(self, p: int, k: int) -> None:
         h = self.hand[p]
@@ -343,6 +373,8 @@ class CIQState(ByteState[CIQGame]):
         if not h[k]:
             self.kinds[p].discard(k)
         self.hand_size[p] -= 1
+        if self.shown[p] is not None:
+            self.shown[p] = _shown_after_play(self.shown[p], k, self._surely_held(p, k))
 
     def _reveal(self, k: int, seen_by: int) -> None:
         """Card ``k`` turns face up; ``seen_by`` (or -1: nobody) already knew where it was."""
@@ -351,6 +383,12 @@ class CIQState(ByteState[CIQGame]):
         unseen = self.unseen
         for r in self.others[seen_by] if seen_by >= 0 else range(self.n):
             unseen[r][k] -= 1
+        if seen_by >= 0:
+            held = self.held[seen_by]
+            if held[k] and held[k] > self.exp_fresh[seen_by][k]:
+                # From seen_by's hand or Export pile: perhaps one of the cards he was known to
+                # hold (not one of those surely still in the pile).
+                held[k] -= 1
         # No Export pile can hold more copies than are not face up: a card its owner drew
         # unseen and has now played face up is no longer counted in his pile.
         cap = self.game.kind_counts[k] - public[k]
@@ -367,6 +405,7 @@ class CIQState(ByteState[CIQGame]):
     def _draw_export(self, p: int) -> None:
         """A private draw from one's own Export pile (a random card: its order is unknown)."""
         self._hand_add(p, self._exp_take(p))
+        self.exp_fresh[p][:] = bytes(NUM_KINDS)  # any card of the pile may have been the one
         if not self.exp[p]:
             self._exp_emptied(p)
 
@@ -407,6 +446,8 @@ class CIQState(ByteState[CIQGame]):
     def _export_to_import(self, s: int, t: int) -> int:
         k = self._exp_take(s)
         self.exp_pub[s][k] -= 1
+        if self.exp_fresh[s][k]:
+            self.exp_fresh[s][k] -= 1  # if it was an older card, the fresh one is still there
         if not self.exp[s]:
             self._exp_emptied(s)
         self._imp_add(t, k)
@@ -427,16 +468,19 @@ class CIQState(ByteState[CIQGame]):
     def _exp_emptied(self, q: int) -> None:
         # Everyone sees an empty pile: whatever the owner drew unseen is no longer in it.
         self.exp_pub[q][:] = bytes(NUM_KINDS)
+        self.exp_fresh[q][:] = bytes(NUM_KINDS)
 
     def _face_up_to_export(self, q: int, cards: Sequence[int]) -> None:
         """Face-up cards (a Tolerance pile, an Import pile) go face down into q's Export pile:
         everyone knows they are there, but only q can still place them."""
         e, cnt, pub, public, unseen = self.exp[q], self.exp_cnt[q], self.exp_pub[q], self.public, self.unseen
-        others = self.others[q]
+        held, fresh, others = self.held[q], self.exp_fresh[q], self.others[q]
         for k in cards:
             e.append(k)
             cnt[k] += 1
             pub[k] += 1
+            held[k] += 1
+            fresh[k] += 1
             public[k] -= 1
             for r in others:
                 unseen[r][k] += 1
@@ -554,14 +598,7 @@ class CIQState(ByteState[CIQGame]):
         p = self.turn
         present = sorted(self.kinds[p])
         if phase == MAIN:
-            acts = []
-            if self.n == 2:
-                acts += self._open_actions(1 - p, present)
-            else:
-                for off in range(1, self.n):
-                    if self._can_attack((p + off) % self.n, present):
-                        acts.append(A.TARGET + off - 1)
-            acts += self._hire_actions(p, present)
+            acts = self._main_plays(p, present)
             if self.stock or self.exp[p]:
                 acts.append(A.DRAW)
             if not acts:
@@ -593,6 +630,17 @@ class CIQState(ByteState[CIQGame]):
             return acts
         # GIVE_FROM_HAND
         return [A.GIVE + k for k in present]
+
+    def _main_plays(self, p: int, present: list[int]) -> list[int]:
+        """The moves that play cards at the start of p's turn: choose a target, or Hire."""
+        acts = []
+        if self.n == 2:
+            acts += self._open_actions(1 - p, present)
+        else:
+            for off in range(1, self.n):
+                if self._can_attack((p + off) % self.n, present):
+                    acts.append(A.TARGET + off - 1)
+        return acts + self._hire_actions(p, present)
 
     def _ship_first(self, q: int, present: list[int]) -> list[int]:
         tv = self.tol_value[q]
@@ -666,6 +714,7 @@ class CIQState(ByteState[CIQGame]):
         elif action == A.KEEP:
             self._resolve()
         else:  # PASS
+            self._note_pass(self.turn)
             self._end_turn()
 
     def _ship(self, k: int) -> None:
@@ -731,6 +780,24 @@ class CIQState(ByteState[CIQGame]):
         self._face_up_to_export(p, self._tol_clear(p))  # the old pile: bottom of the Export pile
         self._tol_push(p, k)
         self._end_turn()
+
+    def _note_pass(self, p: int) -> None:
+        """A PASS shows everyone that no card of p's hand can be played: all are of the kinds
+        that, alone, allow no target and no Hire (or all are Jokers, if a Joker alone allows
+        none). With a pass before, p's hand meets both."""
+        if not self.hand_size[p]:
+            return
+        dead = [frozenset(k for k in range(JOKER) if not self._main_plays(p, [k]))]
+        if not self._main_plays(p, [JOKER]):
+            dead.append(frozenset((JOKER,)))
+        old = self.shown[p] or ((None, frozenset(), 0),)
+        options = (
+            (kinds if allowed is None else allowed & kinds, counted & kinds, count)
+            for allowed, counted, count in old
+            for kinds in dead
+        )
+        # The hand (not empty) fits no option that allows no kind or counts cards of none.
+        self.shown[p] = tuple(dict.fromkeys(o for o in options if o[0] and (o[1] or not o[2]))) or None
 
     def _draw_one(self) -> None:
         p = self.turn
@@ -1009,6 +1076,7 @@ class CIQState(ByteState[CIQGame]):
         self.tol = [[] for _ in range(n)]
         self.kinds = [set() for _ in range(n)]
         self.tol_value = [0] * n
+        self.shown = [None] * n
         self._clear_move()
         for p in range(n):
             for k in placed["hands"][p]:
@@ -1044,16 +1112,55 @@ class CIQState(ByteState[CIQGame]):
         return new
 
     def _resample(self, player: int, rng: random.Random) -> CIQState:
-        """Redraw what ``player`` cannot see: the Stock (order and contents), the other players'
-        hands, the contents of their Export piles within what everyone saw go in, the order of
-        every Export pile, and the state's own RNG.
+        """Redraw what ``player`` cannot see; keep everything he saw, in the whole game so far.
 
-        Mid-move, what the player to move has shown is kept: having chosen a target he holds a
-        card he may play on it, and after a first Sabotage card one he may follow it with. (A
-        redraw that breaks this is drawn again; after many tries the true cards are kept.)"""
+        Redrawn: the Stock (contents and order), the other players' hands, which of the cards
+        everyone saw go into another player's Export pile are still in it, the order of every
+        Export pile (the player's own included), and the state's RNG.
+
+        Kept: every face-up card, every pile and hand size, the player's own hand and Export pile,
+        and what the others have shown of their hidden cards:
+
+        * an Export pile holds only cards everyone saw go in and not come out (``exp_pub``),
+          among them every card put in since its owner last drew from it (``exp_fresh``);
+        * a card everyone saw go into q's Export pile and not leave q's pile or hand since
+          (``held``) is in q's Export pile or, drawn unseen from it, in q's hand: those not
+          dealt to the pile are dealt to the hand, before the rest of it is filled at random;
+        * a player who passed with cards in hand showed that none could be played (``shown``):
+          the rest of his hand is dealt from the kinds that allow no move (once he has drawn
+          since, as many of it as he had then, less those he may have played);
+        * mid-move, the player to move holds a card he may play: on the target he chose, or
+          after the first card of his Sabotage. A world without one is drawn again; after
+          ``_PLAIN_TRIES`` tries, such a card (or a Joker and a card) is dealt to him first.
+
+        Where a player drew unseen several times, or played a card of a kind he may also have
+        drawn, these records keep a little less than was seen (more worlds, never fewer: which
+        of his draws took a fresh card; after a pass and a draw, whether a card he played came
+        from the cards he passed with). Nothing is copied from the true hidden cards."""
         new = self.clone()
         new.rng = self._fresh_rng(rng)
         others = self.others[player]
+        hidden = self._hidden_counts(others)
+        mover = self.current_player()
+        must_move = self.phase in (OPEN, SABOTAGE2) and mover != player
+        for attempt in range(_TRIES):
+            drawn = self._draw_exports(others, hidden, rng)
+            if drawn is None:
+                continue
+            exports, hands, free = drawn
+            if must_move and attempt >= _PLAIN_TRIES and not new._deal_witness(mover, hands, free, rng):
+                continue
+            if self._lay(new, others, exports, hands, free, rng) and (not must_move or new._compute_legal()):
+                break
+        else:  # the truth is one such world: not seen in random play, even the witness path is rare
+            raise RuntimeError(f"no world found for seat {player}'s information set")
+        rng.shuffle(new.exp[player])
+        new._recount_unseen()
+        new._legal = None
+        return new
+
+    def _hidden_counts(self, others: Sequence[int]) -> list[int]:
+        """Per kind, the cards the viewer cannot place: the Stock, the others' hands and Export piles."""
         hidden = [0] * NUM_KINDS
         for k in self.stock:
             hidden[k] += 1
@@ -1061,82 +1168,213 @@ class CIQState(ByteState[CIQGame]):
             h, c = self.hand[q], self.exp_cnt[q]
             for k in range(NUM_KINDS):
                 hidden[k] += h[k] + c[k]
-        mover = self.current_player()
-        must_move = self.phase in (OPEN, SABOTAGE2) and mover != player
-        for _ in range(50):
-            exports = _sample_exports(self, others, hidden, rng)
-            if exports is None:
-                continue
-            self._deal_hidden(new, others, hidden, exports, rng)
-            if not must_move or new._compute_legal():
-                break
-        else:  # keep the true hidden cards (always consistent)
-            exports = {q: list(self.exp[q]) for q in others}
-            truth = {q: self.cards_of(self.hand[q]) for q in others}
-            self._deal_hidden(new, others, hidden, exports, rng, truth)
-        rng.shuffle(new.exp[player])
-        new._recount_unseen()
-        new._legal = None
-        return new
+        return hidden
 
-    def _deal_hidden(
+    def _draw_exports(
+        self, others: Sequence[int], hidden: list[int], rng: random.Random
+    ) -> tuple[dict[int, list[int]], dict[int, list[int]], list[int]] | None:
+        """Export contents for ``others`` and the cards their hands must hold, or ``None`` if this
+        attempt does not fit. Each seat q (in random order) keeps its ``held`` cards; its pile
+        is its ``exp_fresh`` cards and a random sub-multiset of the rest of ``exp_pub[q]`` (from
+        its held cards, then free ones), and its held cards left out of the pile are in its hand.
+        Returns (piles, hand counts so far, the free cards per kind: those for the rest of the
+        hands and the Stock)."""
+        free = list(hidden)
+        for q in others:
+            for k, c in enumerate(self.held[q]):
+                if c:
+                    free[k] -= c
+        order = list(others)
+        rng.shuffle(order)
+        exports: dict[int, list[int]] = {}
+        hands: dict[int, list[int]] = {}
+        for q in order:
+            drawn = self._draw_pile(q, free, rng)
+            if drawn is None:
+                return None
+            exports[q], hands[q] = drawn
+        return exports, hands, free
+
+    def _draw_pile(self, q: int, free: list[int], rng: random.Random) -> tuple[list[int], list[int]] | None:
+        """q's Export pile (its fresh cards, then at random from the rest of ``exp_pub[q]``, as
+        far as its held cards and ``free`` have them) and the held cards left for its hand, per
+        kind; the free cards the pile takes are taken out of ``free``. ``None`` if they do not fit."""
+        held, pub, fresh = bytes(self.held[q]), bytes(self.exp_pub[q]), bytes(self.exp_fresh[q])
+        pile = self.cards_of(fresh) if any(fresh) else []
+        candidates: list[int] = []
+        for k, c in enumerate(pub):
+            if c:
+                have = held[k] + free[k]
+                more = (c if c < have else have) - fresh[k]
+                if more < 0:
+                    return None
+                candidates += [k] * more
+        size = self.exp_size[q] - len(pile)
+        if len(candidates) < size:
+            return None
+        pile += rng.sample(candidates, size)
+        in_hand = list(held)
+        for k in pile:
+            if in_hand[k]:
+                in_hand[k] -= 1
+            else:
+                free[k] -= 1  # a copy beyond q's held ones
+        if sum(in_hand) > self.hand_size[q]:
+            return None
+        return pile, in_hand
+
+    def _deal_witness(self, mover: int, hands: dict[int, list[int]], free: list[int], rng: random.Random) -> bool:
+        """Deal the mover, from ``free``, a card that lets him go on with his move (or a Joker and
+        a card, for a Sabotage), at random among those that do; ``False`` if none fits. ``self``
+        is the world being built: only the mover's hand is set here, ``_lay`` sets the rest."""
+        hand = hands[mover]
+        room = self.hand_size[mover] - sum(hand)
+        if self._can_go_on(mover, hand, ()):
+            return True
+        options: list[tuple[int, ...]] = []
+        weights: list[int] = []
+        for size in (1, 2):
+            if room < size:
+                break
+            for cards in _card_sets(free, size):
+                if self._can_go_on(mover, hand, cards):
+                    options.append(cards)
+                    weights.append(_ways(free, cards))
+            if options:
+                break
+        if not options:
+            return False
+        for k in rng.choices(options, weights)[0]:
+            hand[k] += 1
+            free[k] -= 1
+        return True
+
+    def _can_go_on(self, mover: int, hand: list[int], cards: tuple[int, ...]) -> bool:
+        """Whether the mover has a legal action with ``hand`` plus ``cards`` (sets his hand)."""
+        counts = list(hand)
+        for k in cards:
+            counts[k] += 1
+        self._set_hand(mover, counts)
+        return bool(self._compute_legal())
+
+    def _set_hand(self, q: int, counts: list[int]) -> None:
+        """q's hand becomes ``counts`` (its size is unchanged by every caller)."""
+        self.hand[q][:] = bytes(counts)
+        self.kinds[q] = {k for k in range(NUM_KINDS) if counts[k]}
+
+    def _lay(
         self,
         new: CIQState,
         others: Sequence[int],
-        hidden: list[int],
         exports: dict[int, list[int]],
+        hands: dict[int, list[int]],
+        free: list[int],
         rng: random.Random,
-        hands: dict[int, list[int]] | None = None,
-    ) -> None:
-        """Give ``new`` these Export contents, and deal the other hidden cards to the other
-        hands (or the given ``hands``) and the Stock."""
-        rest = list(hidden)
+    ) -> bool:
+        """Give ``new`` these Export piles and hands, each hand filled up from the free cards at
+        random (first, as his PASS showed, for a player who passed); the free cards left over are
+        the Stock, shuffled. ``False`` if a hand cannot be filled as its PASS showed."""
+        free = list(free)
         for q in others:
-            for k in exports[q]:
-                rest[k] -= 1
-            for k in (hands or {}).get(q, ()):
-                rest[k] -= 1
-        pool = [k for k in range(NUM_KINDS) for _ in range(rest[k])]
+            if self.shown[q] is not None and not self._fill_shown(q, hands[q], free, rng):
+                return False
+        pool = [k for k in range(NUM_KINDS) for _ in range(free[k])]
         rng.shuffle(pool)
         for q in others:
-            if hands is None:
-                size = self.hand_size[q]
-                cards = pool[len(pool) - size :]
-                del pool[len(pool) - size :]
-            else:
-                cards = hands[q]
-            hand = bytearray(NUM_KINDS)
-            for k in cards:
-                hand[k] += 1
-            new.hand[q][:] = bytes(hand)
-            new.kinds[q] = set(cards)
-            e = list(exports[q])
-            rng.shuffle(e)
-            new.exp[q] = e
-            cnt = bytearray(NUM_KINDS)
-            for k in e:
-                cnt[k] += 1
-            new.exp_cnt[q][:] = bytes(cnt)
+            counts = hands[q]
+            for _ in range(self.hand_size[q] - sum(counts)):
+                counts[pool.pop()] += 1
+            new._set_hand(q, counts)
+            pile = list(exports[q])
+            rng.shuffle(pile)
+            new.exp[q] = pile
+            in_pile = bytearray(NUM_KINDS)
+            for k in pile:
+                in_pile[k] += 1
+            new.exp_cnt[q][:] = bytes(in_pile)
         new.stock = pool
+        return True
+
+    def _fill_shown(self, q: int, counts: list[int], free: list[int], rng: random.Random) -> bool:
+        """Deal q, from ``free``, the cards one option of ``shown[q]`` asks for besides his held
+        ones (``counts``): all of his hand if it names the allowed kinds; an option at random
+        among those that fit."""
+        options = list(self.shown[q] or ())
+        rng.shuffle(options)
+        room = self.hand_size[q] - sum(counts)
+        for allowed, counted, count in options:
+            if allowed is not None and any(counts[k] for k in range(NUM_KINDS) if k not in allowed):
+                continue
+            if count > room:
+                continue
+            left = list(free)
+            cards = _pick(left, counted if allowed is None else counted & allowed, count, rng)
+            if cards is not None and allowed is not None:
+                more = _pick(left, allowed, room - count, rng)
+                cards = None if more is None else cards + more
+            if cards is None:
+                continue
+            for k in cards:
+                counts[k] += 1
+            free[:] = left
+            return True
+        return False
 
 
-def _sample_exports(
-    state: CIQState, others: Sequence[int], hidden: list[int], rng: random.Random
-) -> dict[int, list[int]] | None:
-    """Export contents for ``others``: each a random sub-multiset of the cards everyone saw go
-    into that pile, drawn from the hidden cards; ``None`` if this attempt ran out of cards."""
-    avail = list(hidden)
-    result = {}
-    order = list(others)
-    rng.shuffle(order)
-    for q in order:
-        size = len(state.exp[q])
-        pub = state.exp_pub[q]
-        candidates = [k for k in range(NUM_KINDS) for _ in range(min(pub[k], avail[k]))]
-        if len(candidates) < size:
+_PLAIN_TRIES = 50  # worlds drawn at random before a mover's playable card is dealt to him first
+_TRIES = 1000
+
+
+def _card_sets(free: list[int], size: int) -> Iterable[tuple[int, ...]]:
+    """The kinds (``size`` 1) or pairs of kinds (``size`` 2) that ``free`` can supply."""
+    kinds = [k for k in range(NUM_KINDS) if free[k]]
+    if size == 1:
+        return [(k,) for k in kinds]
+    return [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or free[a] > 1]
+
+
+def _ways(free: list[int], cards: tuple[int, ...]) -> int:
+    """In how many ways ``free`` supplies ``cards`` (as copies)."""
+    if len(cards) == 2 and cards[0] == cards[1]:
+        return free[cards[0]] * (free[cards[0]] - 1) // 2
+    ways = 1
+    for k in cards:
+        ways *= free[k]
+    return ways
+
+
+def _pick(free: list[int], kinds: frozenset[int], m: int, rng: random.Random) -> list[int] | None:
+    """``m`` cards drawn at random from the ``free`` ones of these kinds (taken out of ``free``);
+    ``None`` if there are fewer."""
+    cards = [k for k in sorted(kinds) for _ in range(free[k])]
+    if len(cards) < m:
+        return None
+    picked = rng.sample(cards, m)
+    for k in picked:
+        free[k] -= 1
+    return picked
+
+
+def _shown_after_draw(shown: Shown, size: int) -> Shown:
+    """A hand that met ``shown``, with ``size`` cards beyond its held ones, gets one more card:
+    the cards it had are still there (what an option counted of an older hand is forgotten, a
+    rare loss)."""
+    return tuple(
+        (None, counted, count) if allowed is None else (None, allowed, size) for allowed, counted, count in shown
+    )
+
+
+def _shown_after_play(shown: Shown, k: int, held: bool) -> Shown | None:
+    """A hand that met ``shown`` plays a card of kind ``k`` face up (``held``: one of its held
+    cards, or one of the others while a held one takes its place); ``None`` once nothing is left
+    to say."""
+    after = []
+    for allowed, counted, count in shown:
+        if allowed is not None and k not in allowed:
+            continue  # this option could not hold the card played
+        if not held and k in counted and count:
+            count -= 1
+        if allowed is None and not count:
             return None
-        chosen = rng.sample(candidates, size)
-        for k in chosen:
-            avail[k] -= 1
-        result[q] = chosen
-    return result
+        after.append((allowed, counted, count))
+    return tuple(after) or None

@@ -11,7 +11,7 @@ its test.
 | Actions            | Discrete(219)                                                    |
 | Parallel API       | No                                                               |
 | Agents             | ``player_0 .. player_{n-1}``, n = 2 to 6                         |
-| Observation shape  | (1306 + 194 * n,) float32 (2082 for 4 players)                   |
+| Observation shape  | (1178 + 322 * n,) float32 (2466 for 4 players)                   |
 | Action mask        | ``obs["action_mask"]``, int8, all zeros when not to act           |
 
 ## Actions

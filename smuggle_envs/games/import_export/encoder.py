@@ -95,6 +95,12 @@ def build_layout(game: ImportExportGame) -> ObservationLayout:
             Piece("sold", n, "seats that sold to the island this turn"),
             Piece("deck", 1, "cards in the draw deck / 128", 0.0, INF),
             Piece("turn", 1, "turns played / turn_limit"),
+            Piece(
+                "seen_in_hands",
+                (n - 1) * MAX_CARDS,
+                "each other seat (seat-relative 1..n-1): the cards you saw go into its hand and have not "
+                f"seen leave it (a Hawaiian Salt reveal, a card taken from a public place, a card you gave it), {card}",
+            ),
         ]
     )
 
@@ -137,6 +143,7 @@ _PIECES = (
     "sold",
     "deck",
     "turn",
+    "seen_in_hands",
 )
 
 
@@ -200,6 +207,7 @@ class ImportExportEncoder:
             o_sold,
             o_deck,
             o_turn,
+            o_seen,
         ) = self._offsets
         ones: list[int] = []  # weight 1 (one-hot flags, card ids)
         quarters: list[int] = []  # weight 1/4 (imports per action and type, goods per type)
@@ -299,6 +307,10 @@ class ImportExportEncoder:
             at.append(o_my_bid)
             value.append(st.bids[player] / 25)
         at += (o_deck, o_turn)
+        for q in range(n):
+            if q != player and st.seen[player * n + q]:
+                base_seen = o_seen + (rel[q] - 1) * MAX_CARDS
+                ones += [base_seen + c for c in st.seen_in_hand(player, q)]
         value += (len(st.deck) / 128, st.turn / g.config.turn_limit)
         # Cards counted per type or action add up, a quarter each, as containers per colour do, a
         # sixth each, added one by one in float64 (what the float64 sum of the entries gave).

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,9 +48,8 @@ from ...core.layout import ObservationLayout
 from . import actions as A
 from .data import MODULES, Card, ImportExportData, load
 from .encoder import ImportExportEncoder, build_layout
-from .powers import HIDDEN_CHOICES, IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS
+from .powers import HAND_REASKS, HIDDEN_CHOICES, IMMEDIATE, LISTENERS, POWER_RESUME, POWER_TASK, WIN_CHECKS
 from .powers import modifiers as M  # the powers that change a basic rule
-from .powers.immediates import HAND_ASKS
 from .render import render
 from .scoring import final_scores
 from .vocab import (
@@ -178,6 +178,7 @@ class ImportExportGame(Game):
     min_players = 2
     max_players = 6
     num_actions = A.NUM_ACTIONS
+    playout_depth = 40  # random play runs ~840 decisions to the end, real play ~250
     config: ImportExportConfig
 
     def __init__(self, config: ImportExportConfig | None = None, **kwargs: Any) -> None:
@@ -320,6 +321,12 @@ class ImportExportState(State[ImportExportGame]):
         self.double_turn = [0] * n  # Delayed Game: 1 owed, 2 being taken now
         self.check_wins_now = False  # True once any WIN_CHECKS card is held
         self.wind_copy = -1  # the card whose power Wind Turbines copies
+        # seen[v * n + q]: cards seat v saw go into seat q's hand (``show_in_hand``); read
+        # through ``seen_in_hand``, which drops those v has seen anywhere else since.
+        self.seen: list[list[int]] = [[] for _ in range(n * n)]
+        # epoch[card]: the reshuffle that last put the card into the deck (0: the first deal)
+        self.reshuffles = 0
+        self.epoch = [0] * len(g.cards)
         self.stack: list[Task] = [("turn",)]
         self.ask: Ask | None = None
         self.auto_listeners: list[AutoListener] = []
@@ -392,46 +399,113 @@ class ImportExportState(State[ImportExportGame]):
         return other
 
     def _resample(self, player: int, rng: random.Random) -> ImportExportState:
-        """Redraw what ``player`` cannot see: other hands, the deck's order, sealed bids.
+        """Redraw what ``player`` cannot see: the other hands, the deck's order, sealed bids.
 
-        A decision in progress whose options come from another player's hand is asked again from
-        the redrawn hand, and the redraw keeps what the table saw of that hand (a player who
-        started a two-card wild holds a card of its colour). A power asking another player to
-        choose from its hand is the one exception: that player's hand is kept as it is.
+        Every other hand keeps the cards ``player`` saw go into it and has not seen leave
+        (``seen_in_hand``: a Hawaiian Salt reveal, a card taken from the island or a ship, a card
+        it handed over); the rest of each hand is dealt at random from the cards ``player`` cannot
+        see. A decision in progress that is not public belongs to another seat's hand: it is asked
+        again from the redrawn hand (``_reasker``), and the redraw must fit what the table saw
+        (the decision has options: a two-card wild's first card has a partner of its type, a
+        Robot Cats pair has its second card). Redrawn until it fits, then dealt with one card
+        that makes it fit. No hand is ever copied from the real one.
         """
-        other = self.clone()
-        ask = other.ask
-        decider = -1 if ask is None or ask[4] else ask[1]  # a hand-based decision in progress
-        reask: Callable[[ImportExportState, Ask], None] | None = None
-        if ask is not None and decider >= 0 and decider != player:
-            reask = REASK.get(ask[0])
-            if ask[0] == P_POWER:
-                step = HAND_ASKS.get(ask[3][1]) if len(ask[3]) > 1 and isinstance(ask[3][1], str) else None
-                reask = _hand_reask(step) if step is not None else None
-        frozen = {player} if reask is not None or decider < 0 else {player, decider}
-        others = [q for q in range(self.n) if q not in frozen]
-        pool = other.deck + [c for q in others for c in other.hands[q]]
-        for _ in range(200):
-            rng.shuffle(pool)
-            rest = pool
-            for q in others:
-                k = len(self.hands[q])
-                other.hands[q], rest = rest[:k], rest[k:]
-            if reask is None or ask is None or _consistent(other, ask):
+        ask = self.ask
+        reask = None
+        if ask is not None and not ask[4] and ask[1] != player:
+            reask = _reasker(ask)
+        others = [q for q in range(self.n) if q != player]
+        known = {q: self._known_hand(player, q, rng) for q in others}
+        other = None
+        for _ in range(_REDRAWS):
+            other = self._dealt(self._deal(others, known, rng), ask, reask)
+            if other is not None:
                 break
-        else:  # no redraw fits what the table saw: keep the real hands
-            for q in others:
-                other.hands[q] = self.hands[q][:]
-            rest = [c for c in pool if not any(c in other.hands[q] for q in others)]
-        other.deck = rest
+        else:
+            # Rare: few hands fit. Put each candidate card into the decider's hand in turn.
+            d = ask[1] if ask is not None else -1
+            fixed = {c for cards in known.values() for c in cards}
+            hidden = [c for c in self.deck + [c for q in others for c in self.hands[q]] if c not in fixed]
+            for card in rng.sample(hidden, len(hidden)):
+                other = self._dealt(self._deal(others, {**known, d: known[d] + [card]}, rng), ask, reask)
+                if other is not None:
+                    break
+            else:
+                raise RuntimeError(f"no hand of seat {d} fits the decision in progress: {ask}")
         for q in others:
             if other.bids[q] >= 0:
                 other.bids[q] = rng.randrange(min(other.credits[q] // 2, A.MAX_BID_STEPS) + 1)
-        if reask is not None and ask is not None:
-            other.ask = None
-            reask(other, ask)
         other.rng = random.Random(rng.getrandbits(64))
         other._not_replayable = "a resampled state is a hypothetical deal"
+        return other
+
+    def _known_hand(self, viewer: int, q: int, rng: random.Random) -> list[int]:
+        """The cards ``viewer`` knows are in q's hand. More than q holds (a known card went on
+        face down to a third seat, and the viewer cannot tell which): a random choice of them."""
+        cards = self.seen_in_hand(viewer, q)
+        k = len(self.hands[q])
+        return cards if len(cards) <= k else rng.sample(cards, k)
+
+    def _deal(self, others: list[int], known: dict[int, list[int]], rng: random.Random) -> dict[int, list[int]]:
+        """New hands for ``others`` (key -1: the deck): each keeps its ``known`` cards, and the
+        rest is dealt at random, class by class. A card's class is the reshuffle that last put
+        it into the deck (0: the first deal), public since the discard pile is face up: after a
+        reshuffle the deck holds only its cards, and each hand holds as many cards of each class
+        as it drew of it and did not play (only a face-down hand-to-hand gift, whose class the
+        table cannot see, is dealt as the real hand's counts)."""
+        epoch = self.epoch
+        fixed = {c for cards in known.values() for c in cards}
+        pools: dict[int, list[int]] = {}
+        for c in self.deck + [c for q in others for c in self.hands[q]]:
+            if c not in fixed:
+                pools.setdefault(epoch[c], []).append(c)
+        for pool in pools.values():
+            rng.shuffle(pool)
+        hands: dict[int, list[int]] = {}
+        for q in others:
+            need = Counter(epoch[c] for c in self.hands[q])
+            need.subtract(epoch[c] for c in known[q])
+            hand = known[q][:]
+            for e, k in need.items():
+                pool = pools.get(e, [])
+                k = min(k, len(pool))
+                if k > 0:
+                    hand += pool[-k:]
+                    del pool[-k:]
+            hands[q] = hand
+        rest = [c for pool in pools.values() for c in pool]
+        rng.shuffle(rest)
+        for q in others:  # a known card handed on face down leaves its class short: top up
+            short = len(self.hands[q]) - len(hands[q])
+            if short > 0:
+                hands[q] += rest[:short]
+                del rest[:short]
+        hands[-1] = rest
+        return hands
+
+    def _dealt(
+        self,
+        hands: dict[int, list[int]],
+        ask: Ask | None,
+        reask: Callable[[ImportExportState, Ask], None] | None,
+    ) -> ImportExportState | None:
+        """A copy holding ``hands`` (key -1: the deck) with the decision in progress asked again;
+        None if it no longer fits (or a hand has the wrong size: a card forced into it)."""
+        other = self.clone()
+        for q, cards in hands.items():
+            if q < 0:
+                other.deck = cards
+            elif len(cards) != len(self.hands[q]):
+                return None
+            else:
+                other.hands[q] = cards
+        if reask is None or ask is None:
+            return other
+        other.ask = None
+        reask(other, ask)
+        new = other.ask
+        if new is None or new[:2] != ask[:2] or not new[2] or new[4] != ask[4]:
+            return None
         return other
 
     def arrange(
@@ -683,6 +757,50 @@ class ImportExportState(State[ImportExportGame]):
         self.check_credit_end(payee)
         return amount
 
+    # ----- what each seat knows of the other hands (perfect recall) -----------------------------
+    def show_in_hand(self, q: int, cards: Iterable[int], viewers: Iterable[int] | None = None) -> None:
+        """``viewers`` (default: every seat) saw ``cards`` go into q's hand: a card taken from a
+        public place, a revealed hand, a card handed over (its giver knows where it went)."""
+        n, cards, seen = self.n, list(cards), self.seen
+        for v in range(n) if viewers is None else viewers:
+            if v == q:
+                continue
+            for r in range(n):  # seen in q's hand now, so no longer where v saw it before
+                if r != q and seen[v * n + r]:
+                    seen[v * n + r] = [c for c in seen[v * n + r] if c not in cards]
+            seen[v * n + q] += cards
+
+    def reveal_hand(self, q: int) -> None:
+        """Every other seat sees q's whole hand (Hawaiian Salt)."""
+        n = self.n
+        for v in range(n):
+            if v != q:
+                self.seen[v * n + q] = self.hands[q][:]
+
+    def hand_given(self, q: int, p: int) -> None:
+        """q gives its whole hand to p (Dyson Vacuums): what anyone knew of it is now in p's hand,
+        and q knows all of it."""
+        n, seen = self.n, self.seen
+        for v in range(n):
+            if v not in (p, q):
+                seen[v * n + p] += seen[v * n + q]
+                seen[v * n + q] = []
+        seen[q * n + p] += self.hands[q]
+        self.hands[p] += self.hands[q]
+        self.hands[q] = []
+
+    def seen_in_hand(self, viewer: int, q: int) -> list[int]:
+        """The cards ``viewer`` saw go into q's hand and has not seen anywhere else since. A card
+        now face up (played, contracted, loaded, sold, discarded...) or in the viewer's own hand
+        left q's hand before its eyes; one handed on face down to a third seat is, for all the
+        viewer knows, still with q. Whether a card is in some hand at all is public."""
+        cards = self.seen[viewer * self.n + q]
+        if not cards:
+            return cards
+        hands, mine = self.hands, self.hands[viewer]
+        held = {c for r, hand in enumerate(hands) if r != viewer for c in hand}
+        return [c for c in dict.fromkeys(cards) if c in held and c not in mine]
+
     def draw(self, p: int, k: int = 1) -> int:
         """Draw ``k`` cards into p's hand, recycling the discard pile when the deck runs out."""
         drawn = 0
@@ -708,6 +826,12 @@ class ImportExportState(State[ImportExportGame]):
             self.deck = self.discard
             self.discard = []
             self.rng.shuffle(self.deck)
+            self.reshuffles += 1
+            for c in self.deck:  # face up until now: everyone knows which cards the deck holds
+                self.epoch[c] = self.reshuffles
+            if any(self.seen):  # cards seen in a hand, then discarded: from now on anywhere
+                gone = set(self.deck)
+                self.seen = [[c for c in cards if c not in gone] for cards in self.seen]
         card = self.deck.pop()
         if not self.deck and not self.discard and ends:
             self.end_reason = "the final card was drawn"
@@ -1566,15 +1690,7 @@ RESUME: dict[int, Callable[..., None]] = {
 
 # Asking again from a redrawn hand (``State.resample``): how each hand-based decision is made,
 # given the decision that was in progress.
-def _consistent(st: ImportExportState, ask: Ask) -> bool:
-    """Whether a redrawn hand fits what the table saw of it during a two-card wild."""
-    phase, p = ask[0], ask[1]
-    if phase == P_WILD1:
-        return bool(st.wild_firsts(p))
-    if phase == P_WILD2:
-        t = st.game.ctype[st.played[p][-1]]
-        return any(st.game.ctype[c] == t for c in st.hands[p])
-    return True
+_REDRAWS = 200  # random redraws before dealing the decider a card that fits
 
 
 def _reask_wild(st: ImportExportState, ask: Ask) -> None:
@@ -1587,9 +1703,15 @@ def _reask_wild(st: ImportExportState, ask: Ask) -> None:
     st._ask(phase, p, _cards(options), ctx)
 
 
-def _hand_reask(step: Callable[[ImportExportState, int], None]) -> Callable[[ImportExportState, Ask], None]:
-    """A power's decision from the decider's hand, asked again (``immediates.HAND_ASKS``)."""
-    return lambda st, old: step(st, old[1])
+def _reasker(ask: Ask) -> Callable[[ImportExportState, Ask], None]:
+    """How to ask ``ask`` again of a redrawn hand; every decision that is not public has one."""
+    if ask[0] == P_POWER:
+        fn = HAND_REASKS.get(ask[3][0])
+        if fn is not None:
+            return lambda st, old: fn(st, old[3][1:])
+    elif ask[0] in REASK:
+        return REASK[ask[0]]
+    raise RuntimeError(f"the hidden decision {ask[:2]} (power {ask[3][:1]}) cannot be asked again of a redrawn hand")
 
 
 REASK: dict[int, Callable[[ImportExportState, Ask], None]] = {
@@ -1600,4 +1722,5 @@ REASK: dict[int, Callable[[ImportExportState, Ask], None]] = {
     P_SUPPLY: lambda st, ask: t_act(st, ask[1]),
     P_WILD1: _reask_wild,
     P_WILD2: _reask_wild,
+    P_LOAD_SHIP: lambda st, ask: ask_load_ship(st, *ask[3]),  # with Robot Cats: a pair in the hand
 }

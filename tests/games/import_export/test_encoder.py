@@ -106,6 +106,7 @@ def reference(st, p):
         "sold": [float(st.sold[q]) for q in seats],
         "deck": [len(st.deck) / 128],
         "turn": [st.turn / g.config.turn_limit],
+        "seen_in_hands": [x for q in seats[1:] for x in cards(st.seen_in_hand(p, q))],
     }
     layout = g.observation_layout
     assert list(pieces) == [piece.name for piece in layout.pieces]

@@ -638,18 +638,18 @@ def test_stretch_goals_everyone_draws_takes_2_imports_1_then_two_free_actions(ta
     ],
 )
 def test_hand_asks_can_be_asked_again_from_a_redrawn_hand(table, key, cargo, last, hand):
-    from smuggle_envs.games.import_export.powers.immediates import HAND_ASKS
+    from smuggle_envs.games.import_export.powers import HAND_REASKS
 
     t = finish(table, key, cargo, last, hand=hand)
     st = t.state
     phase, _player, _options, ctx, public = st.ask
-    assert phase == P_POWER and ctx[1] in HAND_ASKS and not public
+    assert phase == P_POWER and ctx[0] in HAND_REASKS and not public
     redrawn = ids(t, "lumber", "laptops")  # as if resampled for seat 1
     for c in redrawn:
         st.deck.remove(c)
     st.deck += st.hands[0]
     st.hands[0] = redrawn
     conserved(t)
-    HAND_ASKS[ctx[1]](st, *ctx[2:])
+    HAND_REASKS[ctx[0]](st, ctx[1:])
     expected = {"apples": [4 + t.id("lumber")], "platinum_rings": [0] + sorted(4 + c for c in st.hands[0])}
     assert list(st.legal_actions()) == expected[key]

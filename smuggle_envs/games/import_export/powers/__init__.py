@@ -13,6 +13,10 @@ A power is a few small functions hooked into the engine (``rules.py``) in one of
 * ``HIDDEN_CHOICES[key](st, player, args, action) -> str | None``: a power whose decision is
   secret (a card handed over face down) says what the other seats see of it
   (``State.action_to_string`` with a viewer); None, or no entry, means the choice is public.
+* ``HAND_REASKS[key](st, args)``: a power whose decision's options come from the decider's
+  hidden hand states it again from the hand as it is now; ``State.resample`` uses it on a
+  redrawn hand, so that another seat's sampled world never keeps the decider's real hand. Every
+  power decision that is not public needs one (a test checks).
 * Rule changes that alter a basic rule (wild containers, rainbow requirements, capacities,
   ties...) are asked for where the rule lives, with ``st.has(p, key)``; the options such powers
   add to a decision, and the "any time" powers, are in ``modifiers.py``.
@@ -35,6 +39,7 @@ from . import end_games, events, immediates, modifiers  # registration
 from .registry import (
     END_GAME,
     EVENTS,
+    HAND_REASKS,
     HIDDEN_CHOICES,
     IMMEDIATE,
     LISTENERS,
@@ -42,6 +47,7 @@ from .registry import (
     POWER_TASK,
     WIN_CHECKS,
     end_game,
+    hand_reask,
     hidden_choice,
     immediate,
     listener,
@@ -53,6 +59,7 @@ from .registry import (
 __all__ = [
     "END_GAME",
     "EVENTS",
+    "HAND_REASKS",
     "HIDDEN_CHOICES",
     "IMMEDIATE",
     "LISTENERS",
@@ -62,6 +69,7 @@ __all__ = [
     "end_game",
     "end_games",
     "events",
+    "hand_reask",
     "hidden_choice",
     "immediate",
     "immediates",

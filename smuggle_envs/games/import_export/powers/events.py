@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import actions as A
 from ..vocab import AGRICULTURE, CONSUMER, ILLEGAL, IMPORT, LUXURY, PIRATE, TECHNOLOGY
-from .registry import POWER_TASK, hidden_choice, listener, resume, task
+from .registry import POWER_TASK, hand_reask, hidden_choice, listener, resume, task
 
 if TYPE_CHECKING:
     from ..rules import ImportExportState
@@ -162,6 +162,11 @@ def satellite_load(st: ImportExportState, holder: int) -> None:
     _ask_load(st, "satellite", holder)
 
 
+@hand_reask("satellite")
+def satellite_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _ask_load(st, "satellite", args[1])  # only the "load" step is hidden: ("load", holder)
+
+
 @resume("satellite")
 def satellite_resume(st: ImportExportState, action: int, step: str, holder: int, *rest: Any) -> None:
     if step == "draw":
@@ -191,11 +196,17 @@ def a_small_tank_ask(st: ImportExportState, holder: int, p: int) -> None:
         st.ask_power("a_small_tank", p, [A.CARD + c for c in st.hands[p]], (holder, p))
 
 
+@hand_reask("a_small_tank")
+def a_small_tank_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    a_small_tank_ask(st, *args)
+
+
 @resume("a_small_tank")
 def a_small_tank_give(st: ImportExportState, action: int, holder: int, p: int) -> None:
     card = action - A.CARD
     st.hands[p].remove(card)
     st.hands[holder].append(card)
+    st.show_in_hand(holder, [card], (p,))  # the giver knows where its card went
 
 
 @hidden_choice("a_small_tank")
@@ -314,6 +325,7 @@ def flash_drives_resume(st: ImportExportState, action: int, holder: int, s: int)
         card = action - A.CARD
         st.cargo[s].remove(card)
         st.hands[holder].append(card)
+        st.show_in_hand(holder, [card])  # a loaded container is public
 
 
 # ----- contracted ----------------------------------------------------------------------------------
@@ -411,6 +423,11 @@ def nanobots_ask(st: ImportExportState, holder: int) -> None:
     _ask_load(st, "nanobots", holder)
 
 
+@hand_reask("nanobots")
+def nanobots_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _ask_load(st, "nanobots", args[1])
+
+
 @resume("nanobots")
 def nanobots_resume(st: ImportExportState, action: int, step: str, holder: int, *rest: Any) -> None:
     _resume_load(st, "nanobots", action, step, holder, *rest, via="load")
@@ -427,6 +444,11 @@ def chairs(st: ImportExportState, holder: int, p: int) -> None:
 def chairs_ask(st: ImportExportState, holder: int) -> None:
     if st.hands[holder]:
         st.ask_power("chairs", holder, [A.DONE] + [A.CARD + c for c in st.hands[holder]], (holder,))
+
+
+@hand_reask("chairs")
+def chairs_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    chairs_ask(st, *args)
 
 
 @resume("chairs")
@@ -524,6 +546,7 @@ def big_ammunition(st: ImportExportState, holder: int, p: int, card: int, s: int
         taken = st.rng.choice(st.hands[owner])
         st.hands[owner].remove(taken)
         st.hands[holder].append(taken)
+        st.show_in_hand(holder, [taken], (owner,))  # the owner sees which card it lost
 
 
 @listener("pirated", "poison_bottles")
@@ -581,6 +604,11 @@ def _shotguns_card(st: ImportExportState, holder: int, p: int, left: int) -> Non
         st.ask_power("shotguns", p, [A.CARD + c for c in st.hands[p]], ("card", holder, p, left))
 
 
+@hand_reask("shotguns")
+def shotguns_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _shotguns_card(st, *args[1:])  # only the "card" step is hidden: ("card", holder, p, left)
+
+
 @resume("shotguns")
 def shotguns_resume(st: ImportExportState, action: int, step: str, holder: int, p: int, *rest: Any) -> None:
     if step == "pay":
@@ -592,6 +620,7 @@ def shotguns_resume(st: ImportExportState, action: int, step: str, holder: int, 
     left, card = rest[0], action - A.CARD
     st.hands[p].remove(card)
     st.hands[holder].append(card)
+    st.show_in_hand(holder, [card], (p,))
     _shotguns_card(st, holder, p, left - 1)
 
 

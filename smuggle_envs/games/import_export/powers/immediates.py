@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import actions as A
 from ..vocab import AGRICULTURE, CONSUMER, CONTRACT, ILLEGAL, IMPORT, LUXURY, NUM_ACTION_TYPES, NUM_TYPES, TECHNOLOGY
 from .modifiers import import_take
-from .registry import IMMEDIATE, immediate, resume, task
+from .registry import IMMEDIATE, hand_reask, immediate, resume, task
 
 if TYPE_CHECKING:
     from ..rules import ImportExportState
@@ -249,14 +249,16 @@ def potatoes(st: ImportExportState, p: int) -> None:
 @immediate("hawaiian_salt")
 def hawaiian_salt(st: ImportExportState, p: int) -> None:
     ctype = st.game.ctype
-    taken = 0
+    taken: list[int] = []
     for q in _others(st, p):
         agriculture = [c for c in st.hands[q] if ctype[c] == AGRICULTURE]
         for c in agriculture:
             st.hands[q].remove(c)
             st.hands[p].append(c)
-        taken += len(agriculture)
-    st.gain(p, 2 * taken)
+        taken += agriculture
+        st.reveal_hand(q)  # "all other players reveal their hand": every seat saw what is left
+    st.show_in_hand(p, taken)
+    st.gain(p, 2 * len(taken))
 
 
 @immediate("message_tables")
@@ -605,8 +607,7 @@ def _dyson(st: ImportExportState, p: int, q: int) -> None:
 @step("dyson_vacuums")
 def _dyson_given(st: ImportExportState, action: int, p: int, q: int) -> None:
     if action == A.OPTION + DYSON_HAND:
-        st.hands[p].extend(st.hands[q])
-        st.hands[q] = []
+        st.hand_given(q, p)
         return
     card = action - A.CARD
     st.goods[q].remove(card)
@@ -653,6 +654,7 @@ def _printed_money_placed(st: ImportExportState, action: int, p: int, card: int)
     st.pending = -1
     if action == A.ZONE + A.HAND:
         st.hands[p].append(card)
+        st.show_in_hand(p, [card])  # a loaded container, seen by all
     else:
         st.load_onto(action - A.SHIP, card, "power")
 
@@ -745,9 +747,14 @@ def _platinum_next(st: ImportExportState, p: int) -> None:
     _ask(st, "platinum_rings", p, [A.DONE] + [A.CARD + c for c in st.hands[p]], "platinum_rings", p, public=False)
 
 
-# The decisions whose options come from the decider's hand, by step name: fn(st, *args) asks it
-# again, from the hand as it is now (for a resampled state, whose hands were redrawn).
-HAND_ASKS = {"apples": lambda st, p: apples(st, p), "platinum_rings": lambda st, p: _platinum_next(st, p)}
+@hand_reask("apples")
+def _apples_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    apples(st, args[1])  # ("apples", p)
+
+
+@hand_reask("platinum_rings")
+def _platinum_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _platinum_next(st, args[1])  # ("platinum_rings", p)
 
 
 @step("platinum_rings")

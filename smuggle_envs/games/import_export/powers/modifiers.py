@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import actions as A
 from ..vocab import AGRICULTURE, CONTRACT, ILLEGAL, LOAD, LUXURY, NUM_TYPES, P_PIRATE_TAKE, P_POWER, PIRATE, TECHNOLOGY
-from .registry import hidden_choice, resume, task, win_check
+from .registry import hand_reask, hidden_choice, resume, task, win_check
 
 if TYPE_CHECKING:
     from ..rules import ImportExportState
@@ -511,6 +511,7 @@ def _led_lights(st: ImportExportState, action: int, p: int, wanted: int, given: 
         return
     st.island.remove(wanted)
     st.hands[p].append(wanted)
+    st.show_in_hand(p, [wanted])  # the island card, seen by all
 
 
 @hidden_choice("led_lights")
@@ -535,6 +536,7 @@ def _rope(st: ImportExportState, action: int, p: int, wanted: int) -> None:
     st.island.remove(wanted)
     st.island.append(card)
     st.hands[p].append(wanted)
+    st.show_in_hand(p, [wanted])
 
 
 @hidden_choice("rope")
@@ -593,3 +595,42 @@ def _exotic_fish(st: ImportExportState, p: int) -> bool:
     if any(credits[p] < 2 * credits[q] for q in range(st.n) if q != p):
         return False
     return has_most(st, p, [len(st.goods[q]) for q in range(st.n)])
+
+
+# ----- asked again from a redrawn hand (``State.resample``) ----------------------------------------
+def _whole_hand(key: str) -> None:
+    """Register a re-ask for ``key``'s decision "a card from your hand" (``args[0]`` is the decider)."""
+
+    def reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+        st.ask_power(key, args[0], [A.CARD + c for c in st.hands[args[0]]], args)
+
+    hand_reask(key)(reask)
+
+
+for _key in ("smart_cars", "jasmine_tea", "led_lights", "rope"):
+    _whole_hand(_key)  # LED Lights' and Rope's island steps are public, so never asked again
+
+
+@hand_reask("robot_cats")
+def _robot_cats_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    ask_robot_partner(st, *args)
+
+
+@hand_reask("paprika")
+def _paprika_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _paprika_offer(st, *args)
+
+
+@hand_reask("flour")
+def _flour_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _flour_offer(st, *args)
+
+
+@hand_reask("oysters")
+def _oysters_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _oysters_start(st, *args)
+
+
+@hand_reask("iceland_water")
+def _iceland_water_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    _iceland_water_start(st, *args)

@@ -22,6 +22,10 @@ EndGame = Callable[["ImportExportState", int], int]
 HiddenChoice = Callable[["ImportExportState", int, tuple[Any, ...], int], "str | None"]
 """``fn(st, player, args, action)``: what the other seats see of ``player``'s choice ``action`` in
 the power's decision with ``args`` (what ``ask_power`` was given), or None when it is public."""
+HandReask = Callable[["ImportExportState", tuple[Any, ...]], None]
+"""``fn(st, args)``: state again a power's decision whose options come from the decider's hidden
+hand (``args`` as ``ask_power`` was given them), from the hand as it is now: how ``resample``
+asks it of a redrawn hand."""
 Handler = Callable[..., None]
 """A listener ``fn(st, holder, *event_args)``, a resume ``fn(st, action, *args)`` or a task
 ``fn(st, *args)``."""
@@ -33,6 +37,7 @@ WIN_CHECKS: dict[str, WinCheck] = {}
 POWER_RESUME: dict[str, Handler] = {}
 POWER_TASK: dict[str, Handler] = {}
 HIDDEN_CHOICES: dict[str, HiddenChoice] = {}
+HAND_REASKS: dict[str, HandReask] = {}
 
 EVENTS = {
     "completed": "(p, ship, contracts): p completed ship's shipment; payout done, before sailing",
@@ -74,6 +79,7 @@ task = _registrar(POWER_TASK, "power task")
 win_check = _registrar(WIN_CHECKS, "win check")
 end_game = _registrar(END_GAME, "end-game power")
 hidden_choice = _registrar(HIDDEN_CHOICES, "hidden choice")
+hand_reask = _registrar(HAND_REASKS, "hand re-ask")
 
 
 def listener(event: str, key: str) -> Callable[[F], F]:
