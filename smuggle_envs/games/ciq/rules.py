@@ -352,8 +352,9 @@ class CIQState(ByteState[CIQGame]):
             self.kinds[p].add(k)
         h[k] += 1
         self.hand_size[p] += 1
-        if self.shown[p] is not None:
-            self.shown[p] = _shown_after_draw(self.shown[p], self._unheld(p) - 1)
+        shown = self.shown[p]
+        if shown is not None:
+            self.shown[p] = _shown_after_draw(shown, self._unheld(p) - 1)
 
     def _unheld(self, p: int) -> int:
         """The cards of p's hand beyond those ``held`` puts there in every world: before p draws
@@ -373,8 +374,9 @@ class CIQState(ByteState[CIQGame]):
         if not h[k]:
             self.kinds[p].discard(k)
         self.hand_size[p] -= 1
-        if self.shown[p] is not None:
-            self.shown[p] = _shown_after_play(self.shown[p], k, self._surely_held(p, k))
+        shown = self.shown[p]
+        if shown is not None:
+            self.shown[p] = _shown_after_play(shown, k, self._surely_held(p, k))
 
     def _reveal(self, k: int, seen_by: int) -> None:
         """Card ``k`` turns face up; ``seen_by`` (or -1: nobody) already knew where it was."""
