@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from operator import add, sub
 from typing import Any
 
 import numpy as np
@@ -324,10 +325,9 @@ class CIQState(ByteState[CIQGame]):
         self.res_pending = 0  # cards still to transfer from the hand
 
     def _recount_unseen(self) -> None:
-        total, public = self.game.kind_counts, self.public
+        not_public = list(map(sub, self.game.kind_counts, self.public))
         for r in range(self.n):
-            h, e = self.hand[r], self.exp_cnt[r]
-            self.unseen[r][:] = bytes(total[k] - h[k] - e[k] - public[k] for k in range(NUM_KINDS))
+            self.unseen[r][:] = bytes(map(sub, map(sub, not_public, self.hand[r]), self.exp_cnt[r]))
 
     # ----- the phase and two seats, each mirrored as a one-hot flag in its byte field ----------
     # Plain attributes with setters (``ByteState._set_phase``), not descriptors: CPython 3.11
@@ -1145,6 +1145,23 @@ class CIQState(ByteState[CIQGame]):
         hidden = self._hidden_counts(others)
         mover = self.current_player()
         must_move = self.phase in (OPEN, SABOTAGE2) and mover != player
+        # The truth is one such world, but the draws below may miss it many times over (seen once
+        # in ~50,000 search decisions): then the passes' records are dropped (more worlds, still
+        # none copied from the truth) rather than failing the search.
+        found = self._find_world(new, others, hidden, must_move, rng, passes=True)
+        if not (found or self._find_world(new, others, hidden, must_move, rng, passes=False)):
+            raise RuntimeError(f"no world found for seat {player}'s information set")
+        new.exp[player] = _shuffled(new.exp[player], rng)
+        new._recount_unseen()
+        new._legal = None
+        return new
+
+    def _find_world(
+        self, new: CIQState, others: Sequence[int], hidden: list[int], must_move: bool, rng: random.Random, passes: bool
+    ) -> bool:
+        """Lay a world of the information set into ``new`` (see ``_resample``); ``passes``: deal
+        hands as the players' passes showed. ``False`` after ``_TRIES`` draws that do not fit."""
+        mover = self.current_player()
         for attempt in range(_TRIES):
             drawn = self._draw_exports(others, hidden, rng)
             if drawn is None:
@@ -1152,24 +1169,17 @@ class CIQState(ByteState[CIQGame]):
             exports, hands, free = drawn
             if must_move and attempt >= _PLAIN_TRIES and not new._deal_witness(mover, hands, free, rng):
                 continue
-            if self._lay(new, others, exports, hands, free, rng) and (not must_move or new._compute_legal()):
-                break
-        else:  # the truth is one such world: not seen in random play, even the witness path is rare
-            raise RuntimeError(f"no world found for seat {player}'s information set")
-        rng.shuffle(new.exp[player])
-        new._recount_unseen()
-        new._legal = None
-        return new
+            if self._lay(new, others, exports, hands, free, rng, passes) and (not must_move or new._compute_legal()):
+                return True
+        return False
 
     def _hidden_counts(self, others: Sequence[int]) -> list[int]:
         """Per kind, the cards the viewer cannot place: the Stock, the others' hands and Export piles."""
         hidden = [0] * NUM_KINDS
         for k in self.stock:
             hidden[k] += 1
-        for q in others:
-            h, c = self.hand[q], self.exp_cnt[q]
-            for k in range(NUM_KINDS):
-                hidden[k] += h[k] + c[k]
+        for q in others:  # map(add) keeps the per-kind sums in C (this runs in every search iteration)
+            hidden = list(map(add, map(add, hidden, self.hand[q]), self.exp_cnt[q]))
         return hidden
 
     def _draw_exports(
@@ -1272,23 +1282,23 @@ class CIQState(ByteState[CIQGame]):
         hands: dict[int, list[int]],
         free: list[int],
         rng: random.Random,
+        passes: bool = True,
     ) -> bool:
         """Give ``new`` these Export piles and hands, each hand filled up from the free cards at
         random (first, as his PASS showed, for a player who passed); the free cards left over are
         the Stock, shuffled. ``False`` if a hand cannot be filled as its PASS showed."""
         free = list(free)
         for q in others:
-            if self.shown[q] is not None and not self._fill_shown(q, hands[q], free, rng):
+            if passes and self.shown[q] is not None and not self._fill_shown(q, hands[q], free, rng):
                 return False
         pool = [k for k in range(NUM_KINDS) for _ in range(free[k])]
-        rng.shuffle(pool)
+        pool = _shuffled(pool, rng)
         for q in others:
             counts = hands[q]
             for _ in range(self.hand_size[q] - sum(counts)):
                 counts[pool.pop()] += 1
             new._set_hand(q, counts)
-            pile = list(exports[q])
-            rng.shuffle(pile)
+            pile = _shuffled(exports[q], rng)
             new.exp[q] = pile
             in_pile = bytearray(NUM_KINDS)
             for k in pile:
@@ -1325,6 +1335,13 @@ class CIQState(ByteState[CIQGame]):
 
 _PLAIN_TRIES = 50  # worlds drawn at random before a mover's playable card is dealt to him first
 _TRIES = 1000
+
+
+def _shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
+    """A uniformly random order of ``cards``: sorting by random keys costs a fraction of
+    ``random.shuffle``'s Python-level draws (resample is in every search iteration)."""
+    rand = rng.random
+    return sorted(cards, key=lambda _: rand())
 
 
 def _card_sets(free: list[int], size: int) -> Iterable[tuple[int, ...]]:

@@ -11,6 +11,8 @@ however unlikely a random hand would hold one (no world keeps the true hidden ca
 
 import random
 
+import pytest
+
 import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.actions import NUM_KINDS
@@ -167,3 +169,40 @@ def test_a_pass_shows_the_hand_holds_no_card_that_could_be_played():
 
     for world in worlds(state, 0):
         assert not any(playable(k) for k in world.cards_of(world.hand[1]))
+
+
+def _passed_state():
+    """The position of the pass test above, seen by P0 after P1's pass."""
+    game = smuggle_envs.make_game("ciq_v0", num_players=3, decks=1)
+    state = game.new_initial_state(0)
+    state.arrange(
+        hands={
+            0: ["3c", "4c", "5c", "7c", "8c", "9c", "10c"],
+            1: ["Kc", "Qc", "Jc"],
+            2: ["2c", "2d", "3d", "4d", "joker", "9s", "10s"],
+        },
+        tolerance={0: ["2h"], 1: ["6d"], 2: ["2s"]},
+        stock=[],
+        turn=1,
+    )
+    state.apply_action(A.PASS)
+    state.apply_action(A.hire("9s"))
+    return state
+
+
+def test_when_no_world_fits_the_passes_they_are_dropped_not_the_truth_copied(monkeypatch):
+    state = _passed_state()
+    cls = type(state)
+    monkeypatch.setattr(cls, "_fill_shown", lambda self, q, counts, free, rng: False)
+    hands = {tuple(world.cards_of(world.hand[1])) for world in worlds(state, 0)}
+    assert len(hands) > 10  # drawn afresh from everything P0 cannot see, not the real Kc Qc Jc each time
+    assert all(len(h) == 3 for h in hands)
+
+
+def test_a_resample_that_finds_no_world_says_so_and_changes_nothing(monkeypatch):
+    state = _passed_state()
+    before = state.clone()
+    monkeypatch.setattr(type(state), "_draw_exports", lambda self, others, hidden, rng: None)
+    with pytest.raises(RuntimeError, match="no world found for seat 0"):
+        state.resample(0, random.Random(0))
+    assert state.buf == before.buf and state.cards_of(state.hand[1]) == before.cards_of(before.hand[1])
