@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from .base import SeatView
 
 ROLLOUTS = ("random", "rule")
+OPPONENT_MODELS = ("search", "rule")  # how the tree chooses the other seats' moves
+PRIORS = ("none", "rule")  # which new actions a node tries, and how fast it widens
 
 
 class _Node:
@@ -42,10 +44,11 @@ class _Node:
     seat to act at its parent); ``avail`` counts the parent's visits in which the action was
     legal (the UCB1 ``N`` of SO-ISMCTS)."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "passes", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
+        self.passes = 0  # descents that chose an action here (progressive widening counts them)
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -144,7 +147,11 @@ class ISMCTSAgent(_SearchBase):
     ``sims`` iterations per decision (or ``seconds`` of wall time, if given), UCB1 constant ``c``
     (returns lie in [-1, 1] under ``win_loss`` and ``rank``), ``rollout`` ``random`` or ``rule``,
     ``max_depth`` caps the tree depth (below it the iteration goes straight to the playout),
-    ``rollout_depth`` caps the playout, ``mode`` is the reward mode backed up."""
+    ``rollout_depth`` caps the playout, ``mode`` is the reward mode backed up. ``opponents``
+    ``search`` (SO-ISMCTS: every seat's move in the tree by UCB1 on its own returns) or ``rule``
+    (an opponent model: the other seats play their rule bot on their own observation of the
+    world, so the tree branches on the searcher's moves only and searches a best response to
+    the rule bots). ``prior`` ``none`` or ``rule``: see ``_widen``."""
 
     name = "ismcts"
     OPTIONS = {
@@ -155,6 +162,8 @@ class ISMCTSAgent(_SearchBase):
         "rollout_depth": int,
         "mode": REWARD_MODES,
         "seconds": float,
+        "opponents": OPPONENT_MODELS,
+        "prior": PRIORS,
     }
 
     def __init__(
@@ -169,8 +178,16 @@ class ISMCTSAgent(_SearchBase):
         rollout_depth: int | None = None,
         mode: str = "win_loss",
         seconds: float | None = None,
+        opponents: str = "search",
+        prior: str = "none",
     ):
         super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, got {opponents!r}")
+        self.opponents = opponents
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {prior!r}")
+        self.prior = prior
         self.sims = _check_positive("sims", sims, int)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
             raise ValueError(f"c must be a non-negative number, got {c!r}")
@@ -206,32 +223,39 @@ class ISMCTSAgent(_SearchBase):
         return best
 
     def _iterate(self, view: SeatView, root: _Node) -> None:
-        rng = self.rng
         world = view.sample_world(self._world_rng())
         node = root
         path: list[tuple[_Node, int]] = []
         max_depth = self.max_depth
         c = self.c
         depth = 0
+        modelled = self.opponents == "rule"
+        me = view.player
         while not world.is_terminal():
-            legal = world.legal_actions()
             actor = world.current_player()
+            if modelled and actor != me:
+                # The opponent model moves; its edge carries no statistics (nobody chooses it by UCB).
+                action = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
+                node = node.children.setdefault(action, _Node())
+                world.apply_action(action)
+                continue
+            legal = world.legal_actions()
             children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
+            tried = [a for a in legal if a in children]
+            if self._widen(node, tried, legal):
                 if max_depth is not None and depth >= max_depth:
                     break
-                for a in legal:
-                    if a in children:
-                        children[a].avail += 1
-                action = untried[rng.randrange(len(untried))]
+                for a in tried:
+                    children[a].avail += 1
+                action = self._new_action(world, actor, legal, children)
                 child = children[action] = _Node()
                 child.avail = 1
                 world.apply_action(action)
                 path.append((child, actor))
                 break
-            best_action, best_value = legal[0], -math.inf
-            for a in legal:
+            node.passes += 1
+            best_action, best_value = tried[0], -math.inf
+            for a in tried:
                 child = children[a]
                 child.avail += 1
                 value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
@@ -245,6 +269,27 @@ class ISMCTSAgent(_SearchBase):
         for child, actor in path:
             child.visits += 1
             child.total += returns[actor]
+
+    def _widen(self, node: _Node, tried: list[int], legal: tuple[int, ...]) -> bool:
+        """Whether to try a new action here. Plain SO-ISMCTS tries every legal action once before
+        choosing by UCB1; with ``prior=rule`` the node grows as ``1 + sqrt(passes)`` children
+        (progressive widening), so a decision of hundreds of actions (a Smuggle declaration)
+        spends its simulations on a few candidates, the rule bot's first, not one each."""
+        if len(tried) == len(legal):
+            return False
+        if self.prior == "none" or not tried:
+            return True
+        return len(tried) < 1 + math.isqrt(node.passes)
+
+    def _new_action(self, world: State[Any], actor: int, legal: tuple[int, ...], children: dict[int, _Node]) -> int:
+        """The action a node tries next: with ``prior=rule`` the rule bot's choice (on the actor's
+        own observation of the world) if not tried yet, otherwise one at random."""
+        if self.prior == "rule":
+            suggested = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
+            if suggested not in children:
+                return suggested
+        untried = [a for a in legal if a not in children]
+        return untried[self.rng.randrange(len(untried))]
 
 
 class PIMCAgent(_SearchBase):

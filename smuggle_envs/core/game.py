@@ -219,6 +219,11 @@ class State(ABC, Generic[G]):
     @abstractmethod
     def clone(self) -> State[G]: ...
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State[G]:
+        # ``copy.deepcopy`` (what OpenSpiel's Python games clone with) cannot copy the memoryviews
+        # over the byte buffers; ``clone`` is the copy every game already keeps exact and cheap.
+        return self.clone()
+
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal."""

@@ -60,7 +60,7 @@ def test_search_bots_play_whole_games_of_every_env_at_min_and_max_players(env_id
     game = smuggle_envs.make_game(env_id, num_players=n)
     rollout = "random" if size == "min" else "rule"
     specs = [
-        f"ismcts:sims=4;rollout_depth=8;rollout={rollout}",
+        f"ismcts:sims=4;rollout_depth=8;rollout={rollout}" + (";opponents=rule" if size == "max" else ""),
         f"pimc:worlds=1;sims=1;rollout_depth=6;rollout={rollout}",
     ]
     acted = []
@@ -226,3 +226,65 @@ def test_cli_match_with_a_search_bot(capsys):
     assert main(["match", "--agents", "ismcts:sims=20,random,random,random", "--games", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "ismcts:sims=20" in out
+
+
+def test_the_rule_opponent_model_moves_only_the_other_seats_in_the_tree(monkeypatch):
+    """``opponents=rule``: the other seats' tree moves come from their rule bot, on their own
+    observation of the sampled world; the searcher's own moves are still searched."""
+    game = smuggle_envs.make_game("smuggle_v0", num_players=4)
+    state = game.new_initial_state(2)
+    while state.current_player() != 0 or not 2 <= len(state.legal_actions()) <= 6:  # a tree deeper than the root
+        state.apply_action(random.Random(len(state.history)).choice(state.legal_actions()))
+    asked = []
+
+    def counting_bot(self, g, seat):
+        bot = make_agent("rule", g, seed=seat)
+        inner = bot.act
+
+        def act(observation, mask):
+            asked.append(seat)
+            return inner(observation, mask)
+
+        bot.act = act
+        return bot
+
+    monkeypatch.setattr(ISMCTSAgent, "_rule_bot", counting_bot)
+    for opponents in ("search", "rule"):
+        asked.clear()
+        agent = ISMCTSAgent(game, seed=0, sims=30, opponents=opponents, rollout_depth=30)
+        assert agent.act_in(SeatView(state, 0)) in state.legal_actions()
+        if opponents == "search":
+            assert asked == []  # random playouts, UCB for everyone
+        else:
+            assert asked and 0 not in asked
+
+
+def test_an_unknown_opponent_model_is_refused():
+    with pytest.raises(ValueError, match="opponents must be one of search, rule"):
+        ISMCTSAgent(sims=5, opponents="oracle")
+
+
+def test_the_rule_prior_tries_the_rule_bots_move_first_and_widens_slowly(monkeypatch):
+    """``prior=rule``: a declaration of hundreds of actions gets a few candidates, the rule bot's
+    first, instead of one simulation each for the first ``sims`` random ones."""
+    game = smuggle_envs.make_game("smuggle_v0", num_players=4)
+    state = game.new_initial_state(2)
+    rng = random.Random(0)
+    while len(state.legal_actions()) < 50:
+        state.apply_action(rng.choice(state.legal_actions()))
+    me = state.current_player()
+    suggested = int(make_agent("rule", game, seed=0).act(state.observation(me), state.legal_action_mask()))
+    roots = []
+    original = ISMCTSAgent._iterate
+
+    def keep_root(self, view, root):
+        roots.append(root)
+        return original(self, view, root)
+
+    monkeypatch.setattr(ISMCTSAgent, "_iterate", keep_root)
+    ISMCTSAgent(game, seed=0, sims=40, prior="rule", rollout_depth=5).act_in(SeatView(state, me))
+    children = roots[0].children
+    assert next(iter(children)) == suggested  # the first child tried
+    assert 2 <= len(children) <= 1 + 6  # 1 + isqrt(39 passes)
+    ISMCTSAgent(game, seed=0, sims=40, rollout_depth=5).act_in(SeatView(state, me))
+    assert len(roots[-1].children) == 40  # plain SO-ISMCTS: one new action per simulation
