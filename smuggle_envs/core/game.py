@@ -219,11 +219,6 @@ class State(ABC, Generic[G]):
     @abstractmethod
     def clone(self) -> State[G]: ...
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> State[G]:
-        # ``copy.deepcopy`` (what OpenSpiel's Python games clone with) cannot copy the memoryviews
-        # over the byte buffers; ``clone`` is the copy every game already keeps exact and cheap.
-        return self.clone()
-
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal."""
@@ -243,6 +238,17 @@ class State(ABC, Generic[G]):
         if encoder is not None:
             return encoder.encode(self, player)
         return self._observation(player)
+
+    def global_observation(self, player: int) -> np.ndarray:
+        """**Privileged**: what every seat knows at once, for critics only (a value function that
+        sees the whole table while training, as PerfectDou's and Suphx's oracle critics do; the
+        policy must never see it). The seats' observations concatenated, starting with
+        ``player``'s and going round the table, so it is seat-relative like ``observation``:
+        every hand, pile and private memory any seat holds (nothing that no seat knows, such as
+        the order of a face-down deck). Shape ``(num_players * observation size,)``."""
+        player = check_seat(player, self._num_players)
+        n = self._num_players
+        return np.concatenate([self.observation((player + i) % n) for i in range(n)])
 
     def render(self, player: int | None = None) -> str:
         """Text of the table: everything if ``player`` is None, else what that seat sees."""

@@ -64,6 +64,26 @@ def test_resampling_hides_nothing_and_does_not_change_who_decides(env_id, n):
 
 
 @pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
+def test_the_global_observation_is_every_seats_view_round_the_table_and_is_privileged(env_id, n):
+    """``global_observation(p)`` (for critics only) is the seats' observations from p round the
+    table, and it does see what p cannot: redrawing p's hidden information changes it somewhere."""
+    game = smuggle_envs.make_game(env_id, num_players=n)
+    rng = random.Random(2)
+    privileged = 0
+    for state in random_positions(game, seed=5, every=8):
+        for p in range(n):
+            g = state.global_observation(p)
+            size = game.observation_layout.size
+            assert g.shape == (n * size,) and g.dtype == np.float32
+            for i in range(n):
+                np.testing.assert_array_equal(g[i * size : (i + 1) * size], state.observation((p + i) % n))
+            privileged += not np.array_equal(state.resample(p, rng).global_observation(p), g)
+    assert privileged > 0
+    with pytest.raises(ValueError, match="seat"):
+        game.new_initial_state(0).global_observation(n)
+
+
+@pytest.mark.parametrize("env_id, n", CASES, ids=IDS)
 def test_same_seed_and_actions_give_the_same_game_under_global_rng_noise(env_id, n):
     game = smuggle_envs.make_game(env_id, num_players=n)
     a, b = game.new_initial_state(11), game.new_initial_state(11)
