@@ -151,7 +151,8 @@ class ISMCTSAgent(_SearchBase):
     ``search`` (SO-ISMCTS: every seat's move in the tree by UCB1 on its own returns) or ``rule``
     (an opponent model: the other seats play their rule bot on their own observation of the
     world, so the tree branches on the searcher's moves only and searches a best response to
-    the rule bots). ``prior`` ``none`` or ``rule``: see ``_widen``."""
+    the rule bots). ``prior`` ``none`` or ``rule``: see ``_widen``; with ``rule`` the move played is the rule
+    bot's unless another beats it by ``margin`` standard errors (``_keep_or_improve``)."""
 
     name = "ismcts"
     OPTIONS = {
@@ -164,6 +165,7 @@ class ISMCTSAgent(_SearchBase):
         "seconds": float,
         "opponents": OPPONENT_MODELS,
         "prior": PRIORS,
+        "margin": float,
     }
 
     def __init__(
@@ -180,6 +182,7 @@ class ISMCTSAgent(_SearchBase):
         seconds: float | None = None,
         opponents: str = "search",
         prior: str = "none",
+        margin: float = 2.0,
     ):
         super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
         if opponents not in OPPONENT_MODELS:
@@ -188,6 +191,9 @@ class ISMCTSAgent(_SearchBase):
         if prior not in PRIORS:
             raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {prior!r}")
         self.prior = prior
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not math.isfinite(margin) or margin < 0:
+            raise ValueError(f"margin must be a non-negative number, got {margin!r}")
+        self.margin = float(margin)
         self.sims = _check_positive("sims", sims, int)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
             raise ValueError(f"c must be a non-negative number, got {c!r}")
@@ -214,12 +220,31 @@ class ISMCTSAgent(_SearchBase):
                 if time.perf_counter() >= deadline:
                     break
             self.iterations = n
+        if self.prior == "rule" and root.children:
+            return self._keep_or_improve(root)
         best, key = legal[0], (-1, -math.inf)
         for a in legal:  # most visited; ties to the better mean, then the lower action id
             child = root.children.get(a)
             k = (0, -math.inf) if child is None else (child.visits, child.total / max(child.visits, 1))
             if k > key:
                 best, key = a, k
+        return best
+
+    def _keep_or_improve(self, root: _Node) -> int:
+        """With ``prior=rule``: the rule bot's move (the root's first child) unless another move's
+        mean return beats it by ``margin`` standard errors (returns in [-1, 1]: a variance of at
+        most 1 per playout), so that a handful of noisy playouts cannot talk the search out of a
+        good default (safe policy improvement over the rule bot)."""
+        children = iter(root.children.items())
+        best, base = next(children)
+        best_gain = 0.0
+        base_mean = base.total / max(base.visits, 1)
+        for a, child in children:
+            if child.visits < 2 or base.visits < 2:
+                continue
+            gain = child.total / child.visits - base_mean
+            if gain > self.margin * math.sqrt(1 / child.visits + 1 / base.visits) and gain > best_gain:
+                best, best_gain = a, gain
         return best
 
     def _iterate(self, view: SeatView, root: _Node) -> None:

@@ -288,3 +288,20 @@ def test_the_rule_prior_tries_the_rule_bots_move_first_and_widens_slowly(monkeyp
     assert 2 <= len(children) <= 1 + 6  # 1 + isqrt(39 passes)
     ISMCTSAgent(game, seed=0, sims=40, rollout_depth=5).act_in(SeatView(state, me))
     assert len(roots[-1].children) == 40  # plain SO-ISMCTS: one new action per simulation
+
+
+def test_the_rule_prior_keeps_the_rule_move_unless_another_is_clearly_better():
+    from agents.search import _Node
+
+    def node(visits, total):
+        n = _Node()
+        n.visits, n.total = visits, total
+        return n
+
+    root = _Node()
+    root.children = {7: node(20, -10.0), 3: node(20, -4.0), 5: node(1, 1.0)}  # 7 is the rule bot's
+    # 3's mean is 0.3 better: 0.95 standard errors at 20 visits each; 5 was tried once
+    assert ISMCTSAgent(sims=5, prior="rule", margin=2.0)._keep_or_improve(root) == 7
+    assert ISMCTSAgent(sims=5, prior="rule", margin=0.5)._keep_or_improve(root) == 3
+    with pytest.raises(ValueError, match="margin must be a non-negative number"):
+        ISMCTSAgent(sims=5, margin=-1)
