@@ -1,7 +1,7 @@
 """Policies that play smuggle_envs games: random, rule-based per game, trained models.
 
 ``make_agent(spec, game, seed)`` builds one from a short spec string such as ``"random"``,
-``"rule"`` or ``"ppo:runs/main/final.zip"`` (kind, then an optional argument after a colon);
+``"rule"``, ``"ppo:runs/main/final.zip"`` or ``"zoo:smuggle_v0"`` (kind, then an optional argument after a colon);
 see ``AGENT_KINDS``. A kind whose class declares ``OPTIONS`` (the search bots) takes options
 instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated by ``;``.
 """
@@ -22,6 +22,7 @@ AGENT_KINDS = {
         "import_export_v0": "agents.import_export_bot:ImportExportRuleAgent",
     },
     "ppo": {"*": "agents.ppo:PPOAgent"},
+    "zoo": {"*": "agents.zoo:ZooAgent"},  # models shipped with the package: zoo:ENV_ID[@N]
     "ismcts": {"*": "agents.search:ISMCTSAgent"},
     "pimc": {"*": "agents.search:PIMCAgent"},
 }
