@@ -74,3 +74,13 @@ def test_an_empty_zoo_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("SMUGGLE_ZOO", str(tmp_path))
     with pytest.raises(ValueError, match="no model for smuggle_v0@4; it has: none yet"):
         make_agent("zoo", make_game("smuggle_v0", num_players=4))
+
+
+def test_a_tournament_pins_a_zoo_agent_to_its_model_file(zoo):
+    from training.tournament.runner import resolve_agents
+
+    game = make_game("smuggle_v0", num_players=3)
+    entry = resolve_agents(game, ["zoo", "random", "rule"])[0]
+    path = zoo / "smuggle_v0-3p.zip"
+    assert entry.play_spec == f"ppo:{path.resolve()}"
+    assert entry.fingerprint == sha256(path)[:16]  # a replaced model makes it another agent

@@ -63,7 +63,7 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
     labels, play_specs, prints = [], [], []
     for spec in specs:
         try:
-            _, label = build_agent(spec, game, seed=0, warn=warn)
+            agent, label = build_agent(spec, game, seed=0, warn=warn)
         except UsageError:
             raise
         except Exception as exc:
@@ -71,6 +71,9 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
         kind, colon, arg = spec.partition(":")
         if label != spec:  # the fallback agent plays this seat
             play_spec, fingerprint = "random", ""
+        elif kind == "zoo":  # pinned to the zoo's file now: a later zoo model is another agent
+            path, fingerprint = _file_fingerprint(agent.path)
+            play_spec = f"ppo:{path}"
         else:
             path, fingerprint = _file_fingerprint(arg)
             play_spec = f"{kind}{colon}{path}" if fingerprint else spec
