@@ -58,6 +58,7 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
     """Check every spec by building it once (``training.match.build_agent``: a known kind with no
     bot for this game falls back to ``random`` with a warning and the label ``"rule->random"``),
     and return the tournament's agents with unique names."""
+    from agents.zoo import ZooAgent
     from training.match import UsageError, build_agent
 
     labels, play_specs, prints = [], [], []
@@ -71,7 +72,7 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
         kind, colon, arg = spec.partition(":")
         if label != spec:  # the fallback agent plays this seat
             play_spec, fingerprint = "random", ""
-        elif kind == "zoo":  # pinned to the zoo's file now: a later zoo model is another agent
+        elif isinstance(agent, ZooAgent):  # pinned to the zoo's file now: a later zoo model is another agent
             path, fingerprint = _file_fingerprint(agent.path)
             play_spec = f"ppo:{path}"
         else:
