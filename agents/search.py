@@ -283,7 +283,10 @@ class ISMCTSAgent(_SearchBase):
             for a in tried:
                 child = children[a]
                 child.avail += 1
-                value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if not child.visits:  # made by an opponent model's move in a world where another seat acted here
+                    value = math.inf
+                else:
+                    value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if value > best_value:
                     best_action, best_value = a, value
             node = children[best_action]

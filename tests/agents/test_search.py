@@ -2,7 +2,9 @@
 information, parse their spec options, beat random, and run from the CLI."""
 
 import random
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 import smuggle_envs
@@ -305,3 +307,55 @@ def test_the_rule_prior_keeps_the_rule_move_unless_another_is_clearly_better():
     assert ISMCTSAgent(sims=5, prior="rule", margin=0.5)._keep_or_improve(root) == 3
     with pytest.raises(ValueError, match="margin must be a non-negative number"):
         ISMCTSAgent(sims=5, margin=-1)
+
+
+def test_an_opponent_models_node_can_be_the_searchers_own_decision_in_another_world(monkeypatch):
+    """Who acts after the same actions can depend on hidden cards (Import / Export's powers): a
+    child made by the opponent model's move in one world, never visited, is then one of the
+    searcher's own choices in another world, and UCB1 must not divide by its zero visits."""
+
+    class World:
+        game = SimpleNamespace(playout_depth=None)
+
+        def __init__(self, other_acts_second):
+            self.other_acts_second, self.history = other_acts_second, []
+
+        def is_terminal(self):
+            return len(self.history) >= 3
+
+        def current_player(self):
+            return 1 if len(self.history) == 1 and self.other_acts_second else 0
+
+        def legal_actions(self):
+            return (0, 1)
+
+        def apply_action(self, action):
+            self.history.append(action)
+
+        def observation(self, player):
+            return np.zeros(1, np.float32)
+
+        def legal_action_mask(self):
+            return np.ones(2, np.int8)
+
+        def returns(self, mode):
+            return [1.0 if self.history[-1] == 1 else -1.0, 0.0]
+
+    class View:
+        player, game = 0, None
+        worlds = 0
+
+        def legal_actions(self):
+            return (0, 1)
+
+        def sample_world(self, rng=None):
+            View.worlds += 1
+            return World(other_acts_second=View.worlds % 2 == 0)
+
+    class FirstAction:
+        def act(self, observation, mask):
+            return 0
+
+    monkeypatch.setattr(ISMCTSAgent, "_rule_bot", lambda self, game, seat: FirstAction())
+    assert ISMCTSAgent(sims=40, seed=0, opponents="rule").act_in(View()) in (0, 1)
+    assert View.worlds == 40
