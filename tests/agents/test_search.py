@@ -350,7 +350,7 @@ def test_an_opponent_models_node_can_be_the_searchers_own_decision_in_another_wo
 
         def sample_world(self, rng=None):
             View.worlds += 1
-            return World(other_acts_second=View.worlds % 2 == 0)
+            return World(other_acts_second=rng.random() < 0.5)
 
     class FirstAction:
         def act(self, observation, mask):
