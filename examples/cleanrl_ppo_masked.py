@@ -5,7 +5,8 @@ AEC loop (``env.last()`` gives the observation and its ``action_mask``). Illegal
 logit of -1e9, so the policy never samples one and its entropy and log-probabilities are over the
 legal actions only. The reward is the learner's own ``env.rewards`` at the end of the game
 (win_loss: +1 for a top score, -1 otherwise). After training, the policy plays ``--eval-games``
-seat-rotated games against random agents and prints its win rate with a 95% Wilson interval.
+seat-rotated games against random agents (sampling its actions; ``--greedy``: the most likely one)
+and prints its win rate with a 95% Wilson interval.
 
     python examples/cleanrl_ppo_masked.py --env-id smuggle_v0 --steps 20000
 """
@@ -25,7 +26,7 @@ import smuggle_envs
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--env-id", default="smuggle_v0")
+    p.add_argument("--env-id", default="smuggle_v0", choices=smuggle_envs.ENV_IDS)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--steps", type=int, default=20_000, help="learner decisions to train on")
     p.add_argument("--rollout", type=int, default=1024, help="learner decisions per PPO update")
@@ -37,11 +38,20 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument(
+        "--greedy", action="store_true", help="evaluate the most likely action (default: sample, as in training)"
+    )
     p.add_argument("--seed", type=int, default=0)
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    cls = smuggle_envs.game_class(args.env_id)
+    if not cls.min_players <= args.players <= cls.max_players:  # one line, before any work
+        p.error(f"{args.env_id} takes {cls.min_players} to {cls.max_players} players, got {args.players}")
+    return args
 
 
 class Agent(nn.Module):
+    """Policy and value heads on a shared two-layer body; ``dist`` applies the action mask."""
+
     def __init__(self, obs_size: int, num_actions: int):
         super().__init__()
         self.body = nn.Sequential(nn.Linear(obs_size, 128), nn.Tanh(), nn.Linear(128, 128), nn.Tanh())
@@ -105,6 +115,8 @@ def advantages(batch, gamma: float, lam: float):
 
 def update(agent, optimizer, batch, args) -> None:
     adv, ret = advantages(batch, args.gamma, args.gae_lambda)
+    # normalised over the whole batch: a last minibatch of one would have no standard deviation
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
     obs = torch.stack([b[0] for b in batch])
     mask = torch.stack([b[1] for b in batch])
     act = torch.stack([b[2] for b in batch])
@@ -113,7 +125,7 @@ def update(agent, optimizer, batch, args) -> None:
         for idx in torch.randperm(len(batch)).split(args.minibatch):
             dist, value = agent.dist(obs[idx], mask[idx])
             ratio = (dist.log_prob(act[idx]) - old_logp[idx]).exp()
-            a = (adv[idx] - adv[idx].mean()) / (adv[idx].std() + 1e-8)
+            a = adv[idx]
             pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a).mean()
             loss = pg + 0.5 * ((value - ret[idx]) ** 2).mean() - args.ent_coef * dist.entropy().mean()
             optimizer.zero_grad()
@@ -128,11 +140,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
-def evaluate(env, agent, games: int, seed: int) -> tuple[float, tuple[float, float]]:
+def evaluate(env, agent, games: int, seed: int, greedy: bool) -> tuple[float, tuple[float, float]]:
+    """Seat-rotated games against random agents. Sampling is the default because any fixed
+    policy, even an untrained network's argmax, already beats random agents at Smuggle; a sampled
+    untrained policy plays like them (about 1/N), so a higher rate is what training added."""
     rng, wins = random.Random(seed), 0.0
     for g in range(games):
         learner = env.possible_agents[g % len(env.possible_agents)]
-        _, reward = play_game(env, agent, learner, rng, 10_000_000 + g, greedy=True)
+        _, reward = play_game(env, agent, learner, rng, 10_000_000 + g, greedy)
         wins += reward > 0
     return wins / games, wilson(wins, games)
 
@@ -154,7 +169,7 @@ def main(argv=None) -> dict:
         done += len(batch)
         update(agent, optimizer, batch, args)
         print(f"{done:>7} steps  {games:>5} games", flush=True)
-    rate, (lo, hi) = evaluate(env, agent, args.eval_games, args.seed)
+    rate, (lo, hi) = evaluate(env, agent, args.eval_games, args.seed, args.greedy)
     print(f"win rate vs {args.players - 1} random agents: {rate:.1%} [{lo:.1%}, {hi:.1%}] over {args.eval_games} games")
     return {"win_rate": rate, "ci": (lo, hi)}
 

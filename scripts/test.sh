@@ -3,7 +3,7 @@
 # (what CI runs). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh train,dev,ray,openspiel
+source scripts/setup.sh train,dev,ray,openspiel,torchrl,rllib
 echo "ruff: lint and format"
 ruff check .
 ruff format --check .

@@ -8,28 +8,33 @@ these games unchanged::
 
     game = pyspiel.load_game("python_smuggle_v0", {"players": 4})
 
-=========================  ===============================================================
-Game parameters            ``players`` (the game's legal counts), ``seed`` (0), ``deals`` (1),
-                           ``max_game_length`` (20000)
-Chance                     one explicit chance node at the root: the deal, uniform over the
-                           ``deals`` seeds ``seed, seed + 1, ...``; every later chance event
-                           (draws, shuffles) follows from that seed inside the engine
-Information                imperfect; ``information_state_string`` is the seat's observation
-                           and what it saw of every action (``action_to_string(a, seat)``)
-Observation tensor         ``state.observation(seat)`` (the game's layout, float32)
-Utility                    ``returns("win_loss")``: +1 for each top score, -1 otherwise
-                           (general sum: a shared win pays every winner)
+===========================  =============================================================
+Game parameters              ``players`` (the game's legal counts), ``seed`` (0), ``deals`` (1),
+                             ``max_game_length`` (20000)
+Chance                       one explicit chance node at the root: the deal, uniform over the
+                             ``deals`` seeds ``seed, seed + 1, ...``; every later chance event
+                             (draws, shuffles) follows from that seed inside the engine
+Information                  imperfect, perfect recall: ``information_state_string`` is what the
+                             seat observed before each action and what it saw of that action
+                             (``action_to_string(a, seat)``), then what it observes now
+Observation                  tensor: ``state.observation(seat)`` (the game's layout, float32);
+                             string: ``state.render(seat)``, the table as that seat sees it
+Utility                      ``returns("win_loss")``: +1 for each top score, -1 otherwise
+                             (general sum: a shared win pays every winner)
 ``resample_from_infostate``  the engine's ``resample(seat, rng)``: a world drawn from what the
-                           seat has seen, never copied from the truth
-=========================  ===============================================================
+                             seat has seen, never copied from the truth
+Serialization                pickled as (env id, config, seed, actions) and replayed
+===========================  =============================================================
 
 A game still running after ``max_game_length`` decisions is truncated: it ends with every return
 0, the library's truncation contract. ``pyspiel`` comes with the ``openspiel`` extra
-(``pip install smuggle_envs[openspiel]``).
+(``pip install smuggle_envs[openspiel]``). ``load(env_id, **config)`` builds a rule variant
+(``pyspiel.load_game`` takes only the parameters above).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -37,10 +42,17 @@ import numpy as np
 import pyspiel
 
 from .core.game import State
+from .core.replay import Replay
 from .registry import ENV_IDS, game_class, make_game
 
 PREFIX = "python_"
 DEFAULT_MAX_LENGTH = 20_000
+
+
+def _default_players(env_id: str) -> int:
+    cls = game_class(env_id)
+    default = cls.config_class.num_players
+    return default if cls.min_players <= default <= cls.max_players else cls.min_players
 
 
 def _game_type(env_id: str) -> pyspiel.GameType:
@@ -56,13 +68,12 @@ def _game_type(env_id: str) -> pyspiel.GameType:
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
+        # the observation vector summarises the present; no fixed-size tensor holds the history
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
-            "players": cls.config_class.num_players
-            if cls.min_players <= cls.config_class.num_players <= cls.max_players
-            else cls.min_players,
+            "players": _default_players(env_id),
             "seed": 0,
             "deals": 1,
             "max_game_length": DEFAULT_MAX_LENGTH,
@@ -75,23 +86,25 @@ class SmuggleGame(pyspiel.Game):
 
     def __init__(self, env_id: str, params: dict[str, Any] | None = None, **config: Any):
         params = dict(params or {})
-        game_type = _game_type(env_id)
-        defaults = game_type.parameter_specification
-        players = int(params.get("players", defaults["players"]))
-        self.engine = make_game(env_id, num_players=players, **config)  # config: a rule variant (see ``load``)
-        self.seed, self.deals = int(params.get("seed", 0)), int(params.get("deals", 1))
-        self.max_length = int(params.get("max_game_length", DEFAULT_MAX_LENGTH))
-        if self.deals < 1 or self.max_length < 1:
-            raise ValueError(f"deals and max_game_length must be positive, got {self.deals}, {self.max_length}")
+        players = int(params.get("players", _default_players(env_id)))
+        seed, deals = int(params.get("seed", 0)), int(params.get("deals", 1))
+        max_length = int(params.get("max_game_length", DEFAULT_MAX_LENGTH))
+        # checked before the engine is built, so a bad value is refused with one line
+        if seed < 0 or deals < 1 or max_length < 1:
+            raise ValueError(
+                f"seed must be >= 0, deals and max_game_length positive, got {seed}, {deals}, {max_length}"
+            )
+        self.engine = make_game(env_id, num_players=players, **config)  # config: a rule variant (``load``)
+        self.seed, self.deals, self.max_length = seed, deals, max_length
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=deals,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
-            max_game_length=self.max_length,
+            max_game_length=max_length,
         )
-        super().__init__(game_type, info, {**params, "players": players})
+        super().__init__(_game_type(env_id), info, {**params, "players": players})
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SmuggleGame:
         return self  # immutable, and shared by every state (OpenSpiel clones states by deepcopy)
@@ -104,16 +117,51 @@ class SmuggleGame(pyspiel.Game):
         return SmuggleObserver(self.engine.observation_layout.size, recall)
 
 
+class _Engine:
+    """Holds the engine state of an OpenSpiel state. OpenSpiel serializes a Python state by
+    pickling its ``__dict__``; the engine's byte buffers cannot be pickled, so the holder pickles
+    as the engine's replay (env id, config, seed, actions) and is rebuilt by replaying it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State[Any] | None):
+        self.state = state
+
+    def __reduce__(self) -> tuple[Any, tuple[Replay | None]]:
+        if self.state is None:
+            return _Engine, (None,)
+        if self.state.__dict__.get("_not_replayable"):
+            raise ValueError("a world drawn by resample_from_infostate cannot be serialized (it has no replay)")
+        return _engine_from_replay, (self.state.to_replay(),)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(None if self.state is None else self.state.clone())
+
+
+def _engine_from_replay(replay: Replay | None) -> _Engine:
+    return _Engine(None if replay is None else replay.final_state())
+
+
+def _digest(view: np.ndarray) -> str:
+    # a short, exact-enough key for one observation: information states stay small strings
+    return hashlib.blake2b(view.tobytes(), digest_size=8).hexdigest()
+
+
 class SmuggleState(pyspiel.State):
     """An OpenSpiel state wrapping an engine state (``None`` until the chance node deals)."""
 
     def __init__(self, game: SmuggleGame, engine: State[Any] | None = None, seen: list[list[str]] | None = None):
         super().__init__(game)
         self._game = game
-        self.engine = engine
+        self._engine = _Engine(engine)
         self.decisions = 0
-        # what each seat saw of every action so far (its information state's history)
+        # per seat, for every action so far: what it observed before it and what it saw of it
         self.seen: list[list[str]] = seen if seen is not None else [[] for _ in range(game.num_players())]
+
+    @property
+    def engine(self) -> State[Any] | None:
+        """The engine state (``None`` before the deal)."""
+        return self._engine.state
 
     # ----- the pyspiel.State interface -----------------------------------------------------------
     def current_player(self) -> int:
@@ -132,12 +180,14 @@ class SmuggleState(pyspiel.State):
         return list(self.engine.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        if self.engine is None:
-            self.engine = self._game.engine.new_initial_state(self._game.seed + int(action))
+        engine = self.engine
+        if engine is None:
+            # the deal is never written into ``seen``: its seed fixes every hidden card
+            self._engine.state = self._game.engine.new_initial_state(self._game.seed + int(action))
             return
         for seat, seen in enumerate(self.seen):
-            seen.append(self.engine.action_to_string(action, seat))
-        self.engine.apply_action(action)
+            seen.append(_digest(engine.observation(seat)) + ":" + engine.action_to_string(action, seat))
+        engine.apply_action(action)
         self.decisions += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -150,7 +200,7 @@ class SmuggleState(pyspiel.State):
         return self.engine is not None and (self.engine.is_terminal() or self.decisions >= self._game.max_length)
 
     def returns(self) -> list[float]:
-        if self.engine is None or not self.is_terminal() or not self.engine.is_terminal():
+        if self.engine is None or not self.engine.is_terminal():
             return [0.0] * self._game.num_players()  # running, or truncated by max_game_length
         return [float(r) for r in self.engine.returns("win_loss")]
 
@@ -184,16 +234,17 @@ class SmuggleObserver:
     def string_from(self, state: SmuggleState, player: int) -> str:
         if state.engine is None:
             return "(before the deal)"
-        view = state.engine.observation(player).tobytes().hex()
         if not self.perfect_recall:
-            return view
-        return view + "|" + "|".join(state.seen[player])
+            return state.engine.render(player)
+        now = _digest(state.engine.observation(player))
+        return "|".join([*state.seen[player], now])
 
 
 def load(env_id: str, *, players: int | None = None, deals: int = 1, seed: int = 0, **config: Any) -> SmuggleGame:
     """The OpenSpiel game of ``env_id`` with a rule variant: ``config`` goes to the game's config
-    (e.g. ``load("illegal_v0", players=2, deals=2, hand_size=1, max_hands=1)``, small enough for
-    CFR). ``pyspiel.load_game`` takes only the parameters of the module docstring."""
+    (e.g. ``load("humble_smuggle_v0", players=2, deals=2, end_card_depth=6)``, small enough for
+    CFR). Such a game is not in OpenSpiel's registry, so ``pyspiel.deserialize_game_and_state``
+    rebuilds its states' engines but not the game's config."""
     params: dict[str, Any] = {"deals": deals, "seed": seed}
     if players is not None:
         params["players"] = players
@@ -204,22 +255,21 @@ def register(env_ids: tuple[str, ...] = ENV_IDS) -> None:
     """Register ``python_<env_id>`` for these env ids (done for all of them on import)."""
     registered = set(pyspiel.registered_names())
     for env_id in env_ids:
-        if PREFIX + env_id in registered:
-            continue
-        pyspiel.register_game(_game_type(env_id), _game_class_for(env_id))
+        if PREFIX + env_id not in registered:
+            pyspiel.register_game(_game_type(env_id), _game_class_for(env_id))
 
 
 def _game_class_for(env_id: str) -> type[SmuggleGame]:
-    # OpenSpiel registers a class (a closure kept by its C++ registry outlives the interpreter).
+    # OpenSpiel's registry calls the class with the parameters alone; the env id is bound here.
     def __init__(self: SmuggleGame, params: dict[str, Any] | None = None) -> None:
         SmuggleGame.__init__(self, env_id, params)
 
     name = PREFIX + env_id
     cls = type(name, (SmuggleGame,), {"__init__": __init__, "__module__": __name__, "__qualname__": name})
-    globals()[name] = cls  # pickle (OpenSpiel's serialization) finds game classes by name
+    globals()[name] = cls  # pickle finds classes by module and name
     return cls
 
 
 register()
 
-__all__ = ["PREFIX", "SmuggleGame", "SmuggleObserver", "SmuggleState", "register"]
+__all__ = ["PREFIX", "SmuggleGame", "SmuggleObserver", "SmuggleState", "load", "register"]

@@ -24,7 +24,8 @@ CASES = [
 def test_openspiel_random_sim_test_passes_for_every_env_and_player_count(env_id, n):
     game = pyspiel.load_game(f"python_{env_id}", {"players": n, "deals": 3})
     assert game.num_players() == n and game.num_distinct_actions() == smuggle_envs.make_game(env_id).num_actions
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    # serialize=True: every state on the way is also serialized, deserialized and compared
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_the_deal_is_the_chance_node_and_each_outcome_is_the_engines_seeded_game():
@@ -79,16 +80,30 @@ def test_resample_from_infostate_changes_nothing_the_seat_is_shown(env_id):
     assert differs  # the resample really redraws hidden cards
 
 
-def test_information_states_remember_what_the_seat_saw_of_every_action():
-    game = pyspiel.load_game("python_illegal_v0", {"players": 2})
-    a, b = game.new_initial_state(), game.new_initial_state()
-    for state in (a, b):
-        state.apply_action(0)
-    # the same observation reached by different actions is a different information state
-    assert a.information_state_string(0) == b.information_state_string(0)
-    a.apply_action(a.legal_actions()[0])
-    b.apply_action(b.legal_actions()[-1])
-    assert a.information_state_string(0) != b.information_state_string(0)
+def test_information_states_have_perfect_recall_and_hide_face_down_choices():
+    """Each information state extends the seat's previous one by what it observed then and what
+    it saw of the action (so it determines every earlier one); a seat that did not move sees only
+    the public text of the action, so two different face-down choices look the same to it."""
+    game = pyspiel.load_game("python_humble_smuggle_v0", {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    rng = random.Random(3)
+    hidden_choices = 0
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        mover, before = state.current_player(), [state.information_state_string(p) for p in range(2)]
+        action = rng.choice(state.legal_actions())
+        engine = state.engine
+        texts = [engine.action_to_string(action, p) for p in range(2)]
+        hidden_choices += texts[0] != texts[1]
+        state.apply_action(action)
+        for seat in range(2):
+            *past, now = before[seat].split("|")
+            *after, _ = state.information_state_string(seat).split("|")
+            assert after == [*past, f"{now}:{texts[seat]}"]
+        assert texts[mover] == engine.game.action_to_string(action)
+    assert hidden_choices  # some action's text differed between the mover and the other seat
 
 
 class _RestartableISMCTS:
@@ -119,19 +134,37 @@ def test_openspiel_ismcts_and_evaluate_bots_play_every_game(env_id):
     assert len(returns) == n and set(returns) <= {-1.0, 1.0} and 1.0 in returns
 
 
-def test_cfr_and_exploitability_run_end_to_end_on_a_tiny_variant():
-    """No faithful variant of these games is small enough for CFR (docs/interop.md); CIQ cut at
-    two turns (a truncated game: every return 0) proves the plumbing: a full tree walk, the
-    average policy, NashConv."""
+def test_cfr_lowers_nash_conv_on_a_short_humble_smuggle():
+    """Humble Smuggle with every rule, for 2 players, with the End-of-Game card as shallow as the
+    rules allow (``end_card_depth=6``, 2 deals): about 1,300 information states, real winners and
+    face-down choices. OpenSpiel's CFR walks the whole tree, and its average policy is much less
+    exploitable (NashConv) than the uniform policy it starts from."""
+    from open_spiel.python import policy
     from open_spiel.python.algorithms import cfr, exploitability
 
-    game = adapter.load("ciq_v0", players=2, deals=2, hand_size=2, turn_limit=2)
+    game = adapter.load("humble_smuggle_v0", players=2, deals=2, end_card_depth=6)
+    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
     solver = cfr.CFRSolver(game)
-    for _ in range(3):
+    for _ in range(4):
         solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    assert len(average.state_lookup) > 500
+    assert uniform > 1.0 and exploitability.nash_conv(game, average) < 0.5 * uniform
+
+
+def test_outcome_sampling_mccfr_runs_on_a_full_game():
+    """Sampling algorithms need no tree walk: MCCFR on the full 2-player Illegal."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = pyspiel.load_game("python_illegal_v0", {"players": 2, "deals": 1000})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(20):
+        solver.iteration()
     policy = solver.average_policy()
-    assert len(policy.state_lookup) > 1
-    assert exploitability.nash_conv(game, policy) == pytest.approx(0.0)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
 
 
 def test_a_game_past_max_game_length_is_truncated_with_no_winner():
@@ -144,7 +177,19 @@ def test_a_game_past_max_game_length_is_truncated_with_no_winner():
 
 
 def test_bad_parameters_are_refused_with_one_line():
-    with pytest.raises(Exception, match="deals and max_game_length must be positive"):
-        adapter.load("smuggle_v0", deals=0)
+    for params in ({"deals": 0}, {"seed": -1}, {"max_game_length": 0}):
+        with pytest.raises(Exception, match=r"seed must be >= 0, deals and max_game_length positive, got"):
+            pyspiel.load_game("python_smuggle_v0", params)
     with pytest.raises(Exception, match="num_players"):
         pyspiel.load_game("python_smuggle_v0", {"players": 9})
+    with pytest.raises(Exception, match="hand_size"):
+        adapter.load("ciq_v0", players=2, hand_size=0)
+
+
+def test_a_resampled_world_refuses_serialization_with_one_line():
+    game = pyspiel.load_game("python_illegal_v0", {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    with pytest.raises(Exception, match="resample_from_infostate cannot be serialized"):
+        pyspiel.serialize_game_and_state(game, world)
