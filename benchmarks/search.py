@@ -13,12 +13,14 @@ shared win counts 1/k) and the mean seconds per search decision.
 
     python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4]
     python benchmarks/search.py --strength --envs smuggle_v0 --games 500 --spec ismcts:sims=50 --workers 2
+    python benchmarks/search.py --strength ... --log games.jsonl   # one line per finished game
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import multiprocessing
 import random
 import time
@@ -114,10 +116,19 @@ def _one_game(task: tuple) -> tuple[float, float, int]:
 
 
 def strength(
-    env_id: str, players: int, spec: str, games: int, seed: int, opponents=("random", "rule"), workers: int = 1
+    env_id: str,
+    players: int,
+    spec: str,
+    games: int,
+    seed: int,
+    opponents=("random", "rule"),
+    workers: int = 1,
+    log: str | None = None,
 ) -> Iterator[dict]:
     """Win rate of ``spec`` against ``players - 1`` copies of each opponent; ``workers`` processes
-    play the games (each game's seeds depend only on its index, so the result does not)."""
+    play the games (each game's seeds depend only on its index, so the result does not). ``log``:
+    a file that gets one JSON line per finished game, in game order, as they finish, so a run
+    stopped early still leaves its first games (the rows of a shorter table)."""
     from tqdm import tqdm
 
     from training.match import wilson_interval
@@ -126,7 +137,14 @@ def strength(
         tasks = [(env_id, players, spec, opponent, seed, g) for g in range(games)]
         with multiprocessing.Pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
             results = pool.imap(_one_game, tasks) if pool is not None else map(_one_game, tasks)
-            rows = list(tqdm(results, total=games, desc=f"{env_id} vs {opponent}", leave=False))
+            rows = []
+            with open(log, "a") if log else contextlib.nullcontext() as out:
+                for g, row in enumerate(tqdm(results, total=games, desc=f"{env_id} vs {opponent}", leave=False)):
+                    rows.append(row)
+                    if out is not None:
+                        record = {"env": env_id, "spec": spec, "opponent": opponent, "game": g, "share": row[0]}
+                        out.write(json.dumps(record | {"seconds": row[1], "decisions": row[2]}) + "\n")
+                        out.flush()
         wins = sum(r[0] for r in rows)
         search_time, decisions = sum(r[1] for r in rows), sum(r[2] for r in rows)
         lo, hi = wilson_interval(wins, games)
@@ -154,6 +172,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="base seed (strength)")
     parser.add_argument("--opponents", default="random,rule", help="opponent specs, one table each (strength)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games (strength)")
+    parser.add_argument("--log", default=None, help="append one JSON line per finished game to this file (strength)")
     args = parser.parse_args(argv)
     envs = args.envs.split(",")
     if args.strength:
@@ -162,7 +181,14 @@ def main(argv=None) -> None:
         )
         for env_id in envs:
             for row in strength(
-                env_id, args.players, args.spec, args.games, args.seed, args.opponents.split(","), args.workers
+                env_id,
+                args.players,
+                args.spec,
+                args.games,
+                args.seed,
+                args.opponents.split(","),
+                args.workers,
+                args.log,
             ):
                 lo, hi = row["ci"]
                 print(
