@@ -459,10 +459,12 @@ def build_parser() -> argparse.ArgumentParser:
     from training.exploit import register as register_exploit
     from training.selfplay.cli import register as register_train
     from training.tournament.cli import register as register_tournament
+    from training.web.cli import register as register_web
 
     register_train(sub)
     register_tournament(sub)
     register_exploit(sub)
+    register_web(sub)
     return parser
 
 

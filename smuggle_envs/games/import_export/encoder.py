@@ -10,7 +10,7 @@ the deck's order, sealed bids not yet revealed and the State's RNG never enter.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -105,29 +105,17 @@ def build_layout(game: ImportExportGame) -> ObservationLayout:
     )
 
 
-# The offsets the encoder writes at, in this order (``ImportExportEncoder._offsets``).
-_PIECES = (
+# The pieces ``ImportExportEncoder.encode`` writes at by offset, in its order (the other pieces
+# are written through ``_scalar_at`` and the cached harbors).
+_ENCODED = (
     "phase",
     "leader",
     "decider",
     "declared",
     "followed",
-    "actions_left",
     "my_hand",
-    "hand_size",
-    "credits",
-    "passive",
     "double_turn",
     "acting_as",
-    "colour",
-    "imports_by_action",
-    "imports_by_type",
-    "goods",
-    "shipments",
-    "ships",
-    "contracts",
-    "my_contracts",
-    "at_sea",
     "island",
     "discard",
     "played",
@@ -139,7 +127,6 @@ _PIECES = (
     "bidders",
     "has_bid",
     "my_bid",
-    "last_bids",
     "sold",
     "deck",
     "turn",
@@ -150,48 +137,60 @@ _PIECES = (
 class ImportExportEncoder:
     """Writes a seat's observation of a state (``Game.encoder``).
 
-    It collects the indices of the flags and card ids (value 1, each set once), the indices of
-    the counts (cards per type or action, a quarter each; containers per colour, a sixth each)
-    and the entries with a value of their own, then writes them into a zero vector with two
-    numpy assignments: a few list-to-array conversions per observation, no per-entry calls.
+    It lists the indices of the flags and card ids (value 1, each set once) and the entries with
+    a value of their own, then writes them into a zero vector with a few numpy assignments.
+
+    Speed (issue 15): the harbors (each seat's colour, imports, goods, shipments and two ships
+    with their contracts and containers) are most of the observation and change on about one
+    decision in ten, so their entries are cached, keyed by everything they are made of: a pure
+    function of the key, shared by every state of the game, clones and resampled worlds included,
+    and right whatever changed the lists in place. They are made once in absolute seat order and
+    turned round to each observer by a precomputed permutation (``_turn``). The per-seat numbers
+    go to precomputed per-observer positions (``_scalar_at``). ``encode`` stays one function on purpose: it runs every decision,
+    and each extra call would cost more than its body saves.
     """
+
+    cache_size = 1024  # keys each cache keeps before it is emptied (a few MB at most)
 
     def __init__(self, game: ImportExportGame) -> None:
         self.game = game
-        self.n = game.num_players
-        self.layout = game.observation_layout
-        self.size = self.layout.size
-        self.off = {p.name: self.layout.slice(p.name).start for p in self.layout.pieces}
-        self._offsets = tuple(self.off[name] for name in _PIECES)
+        n = self.n = game.num_players
+        self.layout = layout = game.observation_layout
+        self.size = layout.size
+        off = self.off = {p.name: layout.slice(p.name).start for p in layout.pieces}
+        self._offsets = tuple(off[name] for name in _ENCODED)
+        self._ids, self._turn_limit = game.ids, game.config.turn_limit
+        # _rel[p][q]: seat q as seen from seat p (0 = p, then clockwise)
+        rel = self._rel = tuple(tuple((q - p) % n for q in range(n)) for p in range(n))
+        # _turn[p][i]: where entry i of the absolute-seat-order vector goes in p's observation
+        turn = np.tile(np.arange(self.size, dtype=np.intp), (n, 1))
+        for name, block in _SEAT_BLOCKS.items():
+            start = off[name]
+            for p in range(n):
+                for q in range(n):
+                    a, b = start + q * block, start + rel[p][q] * block
+                    turn[p, a : a + block] = np.arange(b, b + block)
+        self._turn = turn
+        # per observer: where actions left, hand sizes, credits, passive credits and the last
+        # revealed bids of seats 0..n-1 go (the order of ``encode``'s values)
+        scalars = ("actions_left", "hand_size", "credits", "passive", "last_bids")
+        self._scalar_at = tuple(tuple(off[name] + rel[p][q] for name in scalars for q in range(n)) for p in range(n))
+        self._harbors: dict[tuple[Any, ...], _Harbors] = {}
+        self._seats: dict[tuple[Any, ...], _Seat] = {}
 
     def encode(self, st: ImportExportState, player: int) -> np.ndarray:
         n = self.n
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
-        g = self.game
-        ctype, caction, cload = g.ctype, g.caction, g.cload
         (
             o_phase,
             o_leader,
             o_decider,
             o_declared,
             o_followed,
-            o_actions_left,
             o_my_hand,
-            o_hand_size,
-            o_credits,
-            o_passive,
             o_double_turn,
             o_acting_as,
-            o_colour,
-            o_imports_by_action,
-            o_imports_by_type,
-            o_goods,
-            o_shipments,
-            o_ships,
-            o_contracts,
-            o_my_contracts,
-            o_at_sea,
             o_island,
             o_discard,
             o_played,
@@ -203,33 +202,29 @@ class ImportExportEncoder:
             o_bidders,
             o_has_bid,
             o_my_bid,
-            o_last_bids,
             o_sold,
             o_deck,
             o_turn,
             o_seen,
         ) = self._offsets
         ones: list[int] = []  # weight 1 (one-hot flags, card ids)
-        quarters: list[int] = []  # weight 1/4 (imports per action and type, goods per type)
-        sixths: list[int] = []  # weight 1/6 (containers per colour on a ship)
-        at: list[int] = []  # entries with their own value, each written once
-        value: list[float] = []
-        one, quarter, sixth = ones.append, quarters.append, sixths.append
-
-        rel = [(q - player) % n for q in range(n)]
+        one = ones.append
+        rel = self._rel[player]
         ask = None if st.over else st.ask  # a decision is stated whenever the game is not over
         if ask is not None:
             one(o_phase + ask[0])
             one(o_decider + rel[ask[1]])
             if ask[0] == P_POWER:
-                one(o_power + g.ids[ask[3][0]])
+                one(o_power + self._ids[ask[3][0]])
         one(o_leader + rel[st.leader])
         if st.declared >= 0:
             one(o_declared + st.declared)
-        # the long card lists (the discard pile grows to most of the deck) are added in C
-        ones += map(o_my_hand.__add__, st.hands[player])
-        ones += map(o_island.__add__, st.island)
-        ones += map(o_discard.__add__, st.discard)
+        # the card lists (the discard pile grows to most of the deck) are added in C
+        hands = st.hands
+        ones += map(o_my_hand.__add__, hands[player])
+        for cards in st.played:  # cards played this turn: few, by few seats
+            if cards:
+                ones += map(o_played.__add__, cards)
         if st.pending >= 0:
             one(o_pending + st.pending)
         if st.import_ship >= 0:
@@ -239,65 +234,25 @@ class ImportExportEncoder:
             one(o_wind_copy + st.wind_copy)
         if _from_island(st):
             one(o_import_island)
-        followed, actions_left, hands, credits, passive = st.followed, st.actions_left, st.hands, st.credits, st.passive
-        double_turn, act_as, colour, imports, goods = st.double_turn, st.act_as, st.colour, st.imports, st.goods
-        shipments, played, sold, last_bids = st.shipments, st.played, st.sold, st.last_bids
-        at_sea, cargo, contracts = st.at_sea, st.cargo, st.contracts
-        for q in range(n):
-            r = rel[q]
+        followed, double_turn, act_as, sold = st.followed, st.double_turn, st.act_as, st.sold
+        for q in range(n):  # flags: few are set
             if followed[q]:
-                one(o_followed + 2 * r + followed[q] - 1)
-            at += (o_actions_left + r, o_hand_size + r, o_credits + r)
-            value += (actions_left[q] / 4, len(hands[q]) / 10, credits[q] / 50)
-            if passive[q]:
-                at.append(o_passive + r)
-                value.append(passive[q] / 50)
+                one(o_followed + 2 * rel[q] + followed[q] - 1)
             if double_turn[q]:
-                one(o_double_turn + 2 * r + double_turn[q] - 1)
+                one(o_double_turn + 2 * rel[q] + double_turn[q] - 1)
             if 0 <= act_as[q] < NA:
-                one(o_acting_as + NA * r + act_as[q])
-            one(o_colour + 6 * r + colour[q])
-            if imports[q]:
-                base_a, base_t = o_imports_by_action + NA * r, o_imports_by_type + T * r
-                for c in imports[q]:
-                    quarter(base_a + caction[c])
-                    quarter(base_t + ctype[c])
-            if goods[q]:
-                base_g = o_goods + T * r
-                for c in goods[q]:
-                    quarter(base_g + ctype[c])
-            if shipments[q]:
-                base_s = o_shipments + MAX_CARDS * r
-                for c in shipments[q]:
-                    one(base_s + c)
-            for c in played[q]:
-                one(o_played + c)
+                one(o_acting_as + NA * rel[q] + act_as[q])
             if sold[q]:
-                one(o_sold + r)
-            if last_bids[q] >= 0:
-                at.append(o_last_bids + r)
-                value.append(last_bids[q] / 25)
-            for k in (0, 1):
-                s = 2 * q + k
-                base = o_ships + SHIP_FEATURES * (2 * r + k)
-                loaded = cargo[s]
-                if at_sea[s]:
-                    one(base)
-                    for c in loaded:
-                        one(o_at_sea + c)
-                else:
-                    for c in contracts[s]:
-                        for x in cload[c]:  # the required containers per colour (``State.requirement``)
-                            sixth(base + 1 + x)
-                        one(o_contracts + c)
-                        if q == player:
-                            one(o_my_contracts + c)
-                if loaded:
-                    base += 1 + T
-                    for c in loaded:
-                        sixth(base + ctype[c])
-                    at.append(base + T)
-                    value.append(len(loaded) / 8)
+                one(o_sold + rel[q])
+        # seats 0..n-1 in ``_scalar_at`` order; a zero or unrevealed (-1) entry reads 0.0 either way
+        at = list(self._scalar_at[player])
+        value = (
+            [a / 4 for a in st.actions_left]
+            + [len(hand) / 10 for hand in hands]
+            + [c / 50 for c in st.credits]
+            + [c / 50 for c in st.passive]
+            + [b / 25 if b > 0 else 0.0 for b in st.last_bids]
+        )
         if st.bidders and st.ask is not None and st.ask[0] in BIDDING_PHASES:  # ``ask`` even if over
             for q in st.bidders:
                 one(o_bidders + rel[q])
@@ -307,37 +262,131 @@ class ImportExportEncoder:
             at.append(o_my_bid)
             value.append(st.bids[player] / 25)
         at += (o_deck, o_turn)
+        value += (len(st.deck) / 128, st.turn / self._turn_limit)
+        seen = st.seen
         for q in range(n):
-            if q != player and st.seen[player * n + q]:
-                base_seen = o_seen + (rel[q] - 1) * MAX_CARDS
-                ones += [base_seen + c for c in st.seen_in_hand(player, q)]
-        value += (len(st.deck) / 128, st.turn / g.config.turn_limit)
-        # Cards counted per type or action add up, a quarter each, as containers per colour do, a
-        # sixth each, added one by one in float64 (what the float64 sum of the entries gave).
-        if quarters:
-            quarters.sort()
-            last = -1
-            for i in quarters:
-                if i == last:
-                    value[-1] += 0.25
-                else:
-                    at.append(i)
-                    value.append(0.25)
-                    last = i
-        if sixths:
-            sixths.sort()
-            last = -1
-            for i in sixths:
-                if i == last:
-                    value[-1] += 1 / 6
-                else:
-                    at.append(i)
-                    value.append(1 / 6)
-                    last = i
+            if q != player and seen[player * n + q]:
+                ones += map((o_seen + (rel[q] - 1) * MAX_CARDS).__add__, st.seen_in_hand(player, q))
+        key = (
+            tuple(st.colour),
+            tuple(st.at_sea),
+            tuple(map(tuple, st.imports + st.goods + st.shipments + st.cargo + st.contracts)),
+        )
+        harbors = self._harbors.get(key)
+        if harbors is None:
+            harbors = self._new_harbors(key)
+        ones += harbors.my_contracts[player]
+        ones += map(o_island.__add__, st.island)
+        ones += map(o_discard.__add__, st.discard)  # it grows to most of the deck: added in C
         out = np.zeros(self.size, np.float32)
-        out[ones] = 1.0  # every flag and card id is set once (a card is in one place)
-        out[at] = value  # each index once; float64 values, rounded to float32 on the way in
+        out[harbors.indices[player]] = harbors.values
+        # every flag and card id is set once (a card is in one place); ``fromiter`` and ``put``
+        # convert the lists faster than indexing with them does
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        out.put(at, value)  # each index once; float64 values, rounded to float32 on the way in
         return out
+
+    def _new_harbors(self, key: tuple[Any, ...]) -> _Harbors:
+        """The harbor entries made of ``key`` alone (see ``encode``), cached. Usually one seat's
+        harbor changed: each seat's entries are cached too (``_seat``), keyed by its part of ``key``."""
+        colour, at_sea, lists = key
+        n, seats = self.n, self._seats
+        indices: list[int] = []
+        values: list[float] = []
+        my_contracts: list[tuple[int, ...]] = []
+        for q in range(n):
+            s = 2 * q
+            part = (q, colour[q], at_sea[s], at_sea[s + 1])
+            part += lists[q::n][:3] + lists[3 * n + s : 3 * n + s + 2] + lists[5 * n + s : 5 * n + s + 2]
+            entries = seats.get(part)
+            if entries is None:
+                entries = self._seat(part)
+            indices += entries[0]
+            values += entries[1]
+            my_contracts.append(entries[2])
+        absolute = np.array(indices, np.intp)
+        harbors = _Harbors(
+            tuple(turn[absolute] for turn in self._turn),  # turned round to each observer
+            np.array(values, np.float32),
+            tuple(my_contracts),
+        )
+        if len(self._harbors) >= self.cache_size:
+            self._harbors.clear()
+        self._harbors[key] = harbors
+        return harbors
+
+    def _seat(self, part: tuple[Any, ...]) -> _Seat:
+        """Seat q's harbor entries in absolute seat order, made of ``part`` alone, cached:
+        ``(q, colour, at sea (two ships), imports, goods, shipments, cargo (two ships), contracts
+        (two ships))``.
+
+        Cards counted per type or action add up, a quarter each, as containers per colour do, a
+        sixth each, added one by one in float64 (what the float64 sum of the entries gave)."""
+        q, colour, sea0, sea1, imports, goods, shipments, cargo0, cargo1, contracts0, contracts1 = part
+        o, ctype, caction, cload = self.off, self.game.ctype, self.game.caction, self.game.cload
+        ones = [o["colour"] + 6 * q + colour]
+        quarters: list[int] = []
+        sixths: list[int] = []
+        at: list[int] = []
+        value: list[float] = []
+        base_a, base_t = o["imports_by_action"] + NA * q, o["imports_by_type"] + T * q
+        for c in imports:
+            quarters += (base_a + caction[c], base_t + ctype[c])
+        quarters += [o["goods"] + T * q + ctype[c] for c in goods]
+        ones += [o["shipments"] + MAX_CARDS * q + c for c in shipments]
+        own: list[int] = []
+        for k, (sea, loaded, contracts) in enumerate(((sea0, cargo0, contracts0), (sea1, cargo1, contracts1))):
+            base = o["ships"] + SHIP_FEATURES * (2 * q + k)
+            if sea:
+                ones.append(base)
+                ones += [o["at_sea"] + c for c in loaded]
+            else:
+                for c in contracts:
+                    sixths += [base + 1 + x for x in cload[c]]  # the required containers per colour
+                    ones.append(o["contracts"] + c)
+                    own.append(o["my_contracts"] + c)
+            if loaded:
+                base += 1 + T
+                sixths += [base + ctype[c] for c in loaded]
+                at.append(base + T)
+                value.append(len(loaded) / 8)
+        for indices, weight in ((quarters, 0.25), (sixths, 1 / 6)):
+            last = -1
+            for i in sorted(indices):
+                if i == last:
+                    value[-1] += weight
+                else:
+                    at.append(i)
+                    value.append(weight)
+                    last = i
+        entries = (ones + at, [1.0] * len(ones) + value, tuple(own))
+        if len(self._seats) >= self.cache_size:
+            self._seats.clear()
+        self._seats[part] = entries
+        return entries
+
+
+# One seat's harbor entries: indices (absolute seat order), their values, its ``my_contracts``.
+_Seat = tuple[list[int], list[float], tuple[int, ...]]
+
+
+class _Harbors(NamedTuple):
+    """Every harbor's entries (one cache entry of ``ImportExportEncoder``)."""
+
+    indices: tuple[np.ndarray, ...]  # per observer: where the values go in its observation
+    values: np.ndarray  # float32, one per index
+    my_contracts: tuple[tuple[int, ...], ...]  # per observer: its ``my_contracts`` entries
+
+
+# Per-seat pieces (seat-relative, seat-major) and the size of one seat's block in each.
+_SEAT_BLOCKS = {
+    "colour": 6,
+    "imports_by_action": NA,
+    "imports_by_type": T,
+    "goods": T,
+    "shipments": MAX_CARDS,
+    "ships": 2 * SHIP_FEATURES,
+}
 
 
 def _from_island(st: ImportExportState) -> bool:

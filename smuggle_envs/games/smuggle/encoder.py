@@ -145,7 +145,9 @@ class SmuggleEncoder:
             raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
         obs: np.ndarray = state.np_buf[self._by_seat[player][player == state.holder]] * self.scale
         inv, money = self.inv_money, state.money
-        obs[self.money_slice] = [m * inv for m in money[player:] + money[:player]]
+        # one element at a time: cheaper than building a list for numpy to convert
+        for i, m in enumerate(money[player:] + money[:player], self.money_slice.start):
+            obs[i] = m * inv
         return obs
 
 

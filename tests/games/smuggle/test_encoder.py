@@ -9,6 +9,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.smuggle.actions import CLAIM_BAG, DECLARATIONS, NUM_ITEMS, NUM_KINDS
+from smuggle_envs.games.smuggle.encoder import SmuggleEncoder
 from smuggle_envs.games.smuggle.rules import DISCARD, NUM_SEARCH_RECORDS, OVER, RECEIVE
 
 
@@ -87,6 +88,22 @@ def test_fast_encoder_matches_reference(n):
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+class EncoderBeforeIssue15(SmuggleEncoder):
+    """The encoder as it was before its money was written element by element (issue 15)."""
+
+    def encode(self, state, player):
+        obs = state.np_buf[self._by_seat[player][player == state.holder]] * self.scale
+        inv, money = self.inv_money, state.money
+        obs[self.money_slice] = [m * inv for m in money[player:] + money[:player]]
+        return obs
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_fast_encoder_is_byte_identical_to_the_one_it_replaced(n, same_observations):
+    game = smuggle_envs.make_game("smuggle_v0", num_players=n)
+    assert same_observations(game, EncoderBeforeIssue15(game), range(6)) > 1000
 
 
 def test_observation_rejects_bad_seats():
