@@ -59,7 +59,9 @@ def aec_loop(make_env, seconds: float) -> float:
     return steps / (clock() - start)
 
 
-def engine_loop(game, seconds: float) -> float:
+def engine_loop(game, seconds: float, observe: bool = True) -> float:
+    """Random play on the engine, with the acting player's observation each step unless
+    ``observe`` is False (the rules alone: the same games, decision for decision)."""
     rng = random.Random(0)
     steps, seed = 0, 0
     start = clock()
@@ -67,25 +69,17 @@ def engine_loop(game, seconds: float) -> float:
         state = game.new_initial_state(seed)
         seed += 1
         while not state.is_terminal():
-            state.observation(state.current_player())
+            player = state.current_player()
+            if observe:
+                state.observation(player)
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps / (clock() - start)
 
 
 def rules_loop(game, seconds: float) -> float:
-    """``engine_loop`` without the observation: the same games, decision for decision."""
-    rng = random.Random(0)
-    steps, seed = 0, 0
-    start = clock()
-    while clock() - start < seconds:
-        state = game.new_initial_state(seed)
-        seed += 1
-        while not state.is_terminal():
-            state.current_player()
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    return steps / (clock() - start)
+    """``engine_loop`` without the observation."""
+    return engine_loop(game, seconds, observe=False)
 
 
 def leduc_loop(seconds: float) -> float:

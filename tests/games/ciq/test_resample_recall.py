@@ -147,6 +147,18 @@ def test_a_pass_shows_the_hand_holds_no_card_that_could_be_played():
     # P1, with no Stock, Export or Import pile left, passes: none of its cards is a 2 (the only
     # Legal rank against the others' 2s), a diamond (a Hire on its 6d) or a Joker. Its hand stays
     # so in every world, until it changes.
+    state = _passed_state()
+    assert state.turn == 0
+
+    def playable(kind):
+        return kind == A.JOKER or A.rank_of(kind) == 0 or A.suit_of(kind) == 1
+
+    for world in worlds(state, 0):
+        assert not any(playable(k) for k in world.cards_of(world.hand[1]))
+
+
+def _passed_state():
+    """P1 has just passed (its only move) and P2 moved on; P1's hand is untouched."""
     game = smuggle_envs.make_game("ciq_v0", num_players=3, decks=1)
     state = game.new_initial_state(0)
     state.arrange(
@@ -162,31 +174,6 @@ def test_a_pass_shows_the_hand_holds_no_card_that_could_be_played():
     assert state.legal_actions() == (A.PASS,)
     state.apply_action(A.PASS)
     state.apply_action(A.hire("9s"))  # P2 moves on; P1's hand is untouched
-    assert state.turn == 0
-
-    def playable(kind):
-        return kind == A.JOKER or A.rank_of(kind) == 0 or A.suit_of(kind) == 1
-
-    for world in worlds(state, 0):
-        assert not any(playable(k) for k in world.cards_of(world.hand[1]))
-
-
-def _passed_state():
-    """The position of the pass test above, seen by P0 after P1's pass."""
-    game = smuggle_envs.make_game("ciq_v0", num_players=3, decks=1)
-    state = game.new_initial_state(0)
-    state.arrange(
-        hands={
-            0: ["3c", "4c", "5c", "7c", "8c", "9c", "10c"],
-            1: ["Kc", "Qc", "Jc"],
-            2: ["2c", "2d", "3d", "4d", "joker", "9s", "10s"],
-        },
-        tolerance={0: ["2h"], 1: ["6d"], 2: ["2s"]},
-        stock=[],
-        turn=1,
-    )
-    state.apply_action(A.PASS)
-    state.apply_action(A.hire("9s"))
     return state
 
 
