@@ -10,14 +10,17 @@ contract). It never reads a hidden field, so redrawing what the seat cannot see
 exactly that, for every game.
 
 The full view (``full_view``) reads everything, and marks the log where the truth is worth
-seeing: each Smuggle declaration true or false, each search caught or not. It is served only
-for finished games and for tables without a human seat.
+seeing (``marks.py``, one marker per game): each Smuggle declaration true or false and each
+search caught or not, and each other game's hidden moments (a Smuggle's target able to Fire, a
+Magnum held while letting pass, the Humble smuggle reveal, the sealed Import bids). It is
+served only for finished games and for tables without a human seat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import marks
 from .cards import seat_zones
 from .decisions import decision
 from .rules import illegal_card_texts
@@ -38,43 +41,28 @@ def log_entry(state: Any, action: int) -> LogEntry:
         "seen": [state.action_to_string(action, v) for v in range(n)],
         "mark": None,
     }
-    if state.game.env_id == "smuggle_v0":
-        _smuggle_mark_before(state, action, entry)
+    mark = marks.mark(state, action)
+    if callable(mark):
+        entry["_settle"] = mark  # known only after the action (a search's verdict)
+    else:
+        entry["mark"] = mark
     return entry
 
 
 def settle_entry(entry: LogEntry, state: Any) -> None:
     """Complete ``entry`` from the position its action led to (a search's verdict)."""
-    if entry.get("_search"):
-        del entry["_search"]
-        reveal = getattr(state, "last_reveal", None)
-        if reveal is not None:
-            from smuggle_envs.games.smuggle.vocab import LYING, REAL_BAG
-
-            entry["mark"] = {LYING: "caught", REAL_BAG: "real bag"}.get(reveal.outcome, "truthful: not caught")
-
-
-def _smuggle_mark_before(state: Any, action: int, entry: LogEntry) -> None:
-    from smuggle_envs.games.smuggle import actions as A
-    from smuggle_envs.games.smuggle.vocab import DECLARE, OFFICER, RECEIVE
-
-    phase = state.phase
-    if phase == DECLARE:
-        hand = state.hand.tolist()
-        if action == A.CLAIM_BAG:
-            lie = hand[A.BAG] == 0
-        else:
-            lie = tuple(hand[: A.NUM_ITEMS]) != tuple(A.DECLARATIONS[action])
-        entry["mark"] = "false" if lie else "true"
-    elif (phase == OFFICER and action == A.SEARCH) or (phase == RECEIVE and action == A.INFORM):
-        entry["_search"] = True  # settled from the reveal it leads to
+    settle = entry.pop("_settle", None)
+    if settle is not None:
+        entry["mark"] = settle(state)
 
 
 def apply_logged(state: Any, action: int, log: list[LogEntry]) -> None:
     """Apply ``action`` (checked by the engine) and append its log entry."""
     entry = log_entry(state, action)
-    state.apply_action(action)
-    settle_entry(entry, state)
+    try:
+        state.apply_action(action)
+    finally:  # settled even if the engine refuses the action: a marker may hold on to the state
+        settle_entry(entry, state)
     log.append(entry)
 
 
