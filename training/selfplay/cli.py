@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 # Options that a resumed run takes from its saved config; giving a different value is an error.
-_FIXED_ON_RESUME = ("num_players", "seed", "n_envs", "imitate")
+_FIXED_ON_RESUME = ("num_players", "seed", "n_envs", "workers", "imitate")
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -49,6 +49,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         epilog="examples:\n  smuggle train smuggle_v0\n"
         "  smuggle train smuggle_v0 --players 4 --steps 200000 --out runs/quick\n"
         "  smuggle train smuggle_v0 --out runs/quick --resume --steps 400000\n"
+        "  smuggle train smuggle_v0 --workers 2 --out runs/two-cores\n"
+        "  smuggle train smuggle_v0 --workers 16 --backend ray --ray-address auto\n"
         "  smuggle match --agents ppo:runs/quick/final.zip,rule,rule,rule --games 300",
     )
     p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
@@ -83,6 +85,25 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--vec", choices=("dummy", "subprocess"), help="vector env: in-process (default) or one subprocess per game"
     )
     p.add_argument(
+        "--workers",
+        type=int,
+        metavar="W",
+        help="data-parallel training: W worker processes (or Ray actors), each with n-envs/W games and "
+        "a share of every minibatch (default: 0, the games in this process); results depend on W, "
+        "not on the backend",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where --workers run: local processes (default) or Ray actors (a local Ray starts by itself)",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --backend ray: the cluster to join (auto, or ray://host:10001); default: a local Ray",
+    )
+    p.add_argument(
         "--imitate",
         metavar="SPEC",
         help=f"warm start: clone this agent before self-play (default: {d.imitate}, where "
@@ -95,7 +116,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("num_players", "steps", "seed", "final_eval_games", "n_envs", "vec", "imitate")
+    names = ("num_players", "steps", "seed", "final_eval_games", "n_envs", "vec", "workers", "imitate")
     out = {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
     if out.get("imitate", "").lower() == "none":
         out["imitate"] = None
@@ -136,7 +157,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         vec = None
         config = TrainConfig(env_id=args.env_id, **overrides)
     config.validate()
-    trainer = Trainer(config, out, vec=vec)
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    trainer = Trainer(config, out, vec=vec, backend=args.backend, ray_address=args.ray_address)
     if config.imitate and config.imitate != "rule" and (not args.resume or trainer.latest_checkpoint() is None):
         # The warm start's teacher (e.g. ppo:PATH): a bad spec or model file is an error now.
         build_agent(config.imitate, trainer.game, seed=0)

@@ -90,6 +90,10 @@ class TrainConfig:
     seed: int = 0
     n_envs: int = 8  # games stepped together: one batched forward pass
     vec: str = "dummy"  # "dummy" (in-process) or "subprocess"
+    # Data-parallel workers (see ``distributed``): 0 steps the games in this process; W >= 1
+    # gives each of W worker processes (or Ray actors) n_envs / W games and a share of every
+    # minibatch. Results depend on the seed and W, not on the backend.
+    workers: int = 0
     reward_mode: str = "win_loss"  # the final reward, as in the AEC env
     # Money felt when it changes (see SelfPlayEnv): a terminal-only reward left the learner
     # 0% against the rule bots after 200k steps; with it the same run was at -3000 -> +1000.
@@ -162,6 +166,13 @@ class TrainConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ConfigError(f"{name} must be 0 or more, got {v!r}")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
+            raise ConfigError(f"workers must be 0 or more, got {self.workers!r}")
+        if self.workers and (self.n_envs % self.workers or self.batch_size % self.workers):
+            raise ConfigError(
+                f"with {self.workers} workers, n_envs ({self.n_envs}) and batch_size ({self.batch_size}) "
+                f"must be multiples of {self.workers}: each worker takes an equal share"
+            )
         if self.vec not in ("dummy", "subprocess"):
             raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
         if self.reward_mode not in REWARD_MODES:
@@ -273,9 +284,21 @@ def _make_env(
     )
 
 
-def make_vec_env(config: TrainConfig, vec: str | None = None) -> VecMonitor:
-    """The vector env: ``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which
-    ignore Ctrl-C: the main process stops them), with a ``VecMonitor`` for episode statistics."""
+def make_vec_env(
+    config: TrainConfig, vec: str | None = None, backend: str = "local", address: str | None = None
+) -> VecMonitor:
+    """The trainer's vector env: the games of ``config.workers`` data-parallel workers (see
+    ``distributed``; ``backend`` "local" or "ray"), or ``make_local_vec_env``."""
+    if config.workers:
+        from .distributed import worker_vec_env
+
+        return worker_vec_env(config, backend, address)
+    return make_local_vec_env(config, config.n_envs, vec)
+
+
+def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None) -> VecMonitor:
+    """``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which ignore Ctrl-C: the
+    main process stops them), with a ``VecMonitor`` for episode statistics."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
     kind = vec or config.vec
@@ -288,7 +311,7 @@ def make_vec_env(config: TrainConfig, vec: str | None = None) -> VecMonitor:
         config.max_decisions,
         kind == "subprocess",
     )
-    fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * config.n_envs
+    fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
     venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
     return VecMonitor(venv)
 
@@ -318,14 +341,23 @@ class Trainer:
         out_dir: str | os.PathLike[str],
         log: Callable[[str], None] | None = None,
         vec: str | None = None,
+        backend: str = "local",
+        ray_address: str | None = None,
     ):
         config.validate()
+        from .distributed import BACKENDS
+
+        if backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        if backend == "ray" and not config.workers:
+            raise ConfigError("the ray backend runs data-parallel workers: set workers (--workers W)")
         from smuggle_envs import make_game
 
         self.config = config
         self.out = Path(out_dir)
         self.log: Callable[[str], None] = log or (lambda text: print(text, flush=True))
         self.vec = vec or config.vec  # may differ on resume: results do not depend on it
+        self.backend, self.ray_address = backend, ray_address  # nor on these
         self.game = make_game(config.env_id, **config.game_config())
         self.has_rule = rule_bot_available(self.game)
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
@@ -368,7 +400,7 @@ class Trainer:
             self._previous_sigint = signal.signal(signal.SIGINT, self._on_sigint)
             self._sigint_handled = True
         try:
-            self.venv = make_vec_env(self.config, self.vec)
+            self.venv = make_vec_env(self.config, self.vec, self.backend, self.ray_address)
             try:
                 if checkpoint is None:
                     self._start_fresh()
@@ -423,8 +455,6 @@ class Trainer:
         return str(self.out / "tb") if self.config.tensorboard else None
 
     def _start_fresh(self) -> None:
-        from sb3_contrib import MaskablePPO
-
         from .league import League, initial_entries
 
         c = self.config
@@ -437,7 +467,7 @@ class Trainer:
         self.league = League(
             self.out / "league", initial_entries(fixed), max_snapshots=c.max_snapshots, weighting=c.weighting
         )
-        self.model = MaskablePPO(
+        self.model = _learner_class(c)(
             "MlpPolicy",
             self.venv,
             seed=c.seed,
@@ -478,22 +508,24 @@ class Trainer:
 
     def _restore(self, checkpoint: Path) -> None:
         import torch
-        from sb3_contrib import MaskablePPO
 
         from .league import League
 
         with open(checkpoint / "state.pkl", "rb") as f:
             state = pickle.load(f)
-        self.model = MaskablePPO.load(
+        self.model = _learner_class(self.config).load(
             checkpoint / "model.zip", env=self.venv, device="cpu", force_reset=False, tensorboard_log=self._tb_dir()
         )
         self.model._last_obs = state["last_obs"]
         self.model._last_episode_starts = state["last_episode_starts"]
-        for i, snap in enumerate(state["envs"]):
-            self.venv.env_method("set_snapshot", snap, indices=[i])
-        mon = state["monitor"]
-        self.venv.episode_returns, self.venv.episode_lengths = mon["returns"], mon["lengths"]
-        self.venv.episode_count = mon["count"]
+        if "workers" in state:
+            self.venv.set_states(state["workers"])
+        else:
+            for i, snap in enumerate(state["envs"]):
+                self.venv.env_method("set_snapshot", snap, indices=[i])
+            mon = state["monitor"]
+            self.venv.episode_returns, self.venv.episode_lengths = mon["returns"], mon["lengths"]
+            self.venv.episode_count = mon["count"]
         # After the load, which reseeds the global RNGs from the model's seed.
         random.setstate(state["rng"]["python"])
         np.random.set_state(state["rng"]["numpy"])
@@ -608,21 +640,24 @@ class Trainer:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         self.model.save(tmp / "model.zip")
-        state = {
+        state: dict[str, Any] = {
             "version": 1,
             "timesteps": t,
-            "envs": self.venv.env_method("get_snapshot"),
             "last_obs": self.model._last_obs,
             "last_episode_starts": self.model._last_episode_starts,
-            "monitor": {
-                "returns": self.venv.episode_returns.copy(),
-                "lengths": self.venv.episode_lengths.copy(),
-                "count": self.venv.episode_count,
-            },
             "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
             "league": self.league.to_dict(),
             "schedule": dict(self.schedule),
         }
+        if self.config.workers:  # each worker's games, observations, RNGs and statistics
+            state["workers"] = self.venv.get_states()
+        else:
+            state["envs"] = self.venv.env_method("get_snapshot")
+            state["monitor"] = {
+                "returns": self.venv.episode_returns.copy(),
+                "lengths": self.venv.episode_lengths.copy(),
+                "count": self.venv.episode_count,
+            }
         with open(tmp / "state.pkl", "wb") as f:
             pickle.dump(state, f)
         shutil.rmtree(final, ignore_errors=True)
@@ -686,6 +721,17 @@ class Trainer:
             self.log(f"({c.env_id} has no rule-based bot yet: evaluated against random only)")
         self.log(f"model: {final_path}   learning curve: {self.out / 'learning_curve.png'}")
         return summary
+
+
+def _learner_class(config: TrainConfig) -> type[MaskablePPO]:
+    """MaskablePPO, or its data-parallel form when ``config.workers`` is set."""
+    if config.workers:
+        from .distributed import data_parallel_ppo
+
+        return data_parallel_ppo()
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO
 
 
 def _next(t: int, every: int) -> int:
