@@ -161,7 +161,7 @@ class Worker:
     def __init__(self, config: dict[str, Any], rank: int, world: int, barrier: Any = None):
         import torch
 
-        from .trainer import TrainConfig, make_local_vec_env, ppo_kwargs
+        from .config import TrainConfig, make_local_vec_env, ppo_kwargs
 
         c = TrainConfig.from_dict(config)
         torch.set_num_threads(c.torch_threads)

@@ -38,7 +38,6 @@ of the rollout time). A script that uses ``vec="subprocess"`` needs the usual
 from __future__ import annotations
 
 import csv
-import dataclasses
 import json
 import os
 import pickle
@@ -49,7 +48,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -57,10 +55,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
-from smuggle_envs.core.outcomes import REWARD_MODES
+
+from .config import BASELINES, TrainConfig, make_local_vec_env, ppo_kwargs
+
+__all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
 
 if TYPE_CHECKING:
-    import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
@@ -71,166 +71,7 @@ if TYPE_CHECKING:
     from .evaluate import EvalResult
     from .league import League
 
-BASELINES = ("random", "rule")
 _DEMO_BYTES = 512 * 2**20
-
-
-@dataclasses.dataclass
-class TrainConfig:
-    """Everything that defines a run. Saved as ``config.json``; a resumed run uses it.
-
-    The defaults are the ones the benchmark (``benchmarks/train_smuggle.py``) was tuned and run
-    with; the comments say what each choice bought on Smuggle (README, Training).
-    """
-
-    env_id: str = "smuggle_v0"
-    num_players: int | None = None  # None: the game's default
-    game_options: dict[str, Any] = dataclasses.field(default_factory=dict)
-    steps: int = 500_000  # learner decisions (SB3 timesteps)
-    seed: int = 0
-    n_envs: int = 8  # games stepped together: one batched forward pass
-    vec: str = "dummy"  # "dummy" (in-process) or "subprocess"
-    # Data-parallel workers (see ``distributed``): 0 steps the games in this process; W >= 1
-    # gives each of W worker processes (or Ray actors) n_envs / W games and a share of every
-    # minibatch. Results depend on the seed and W, not on the backend.
-    workers: int = 0
-    reward_mode: str = "win_loss"  # the final reward, as in the AEC env
-    # Money felt when it changes (see SelfPlayEnv): a terminal-only reward left the learner
-    # 0% against the rule bots after 200k steps; with it the same run was at -3000 -> +1000.
-    dense_score: float = 3.0
-    max_decisions: int | None = 5000  # truncates a runaway game (all seats' decisions)
-    # MaskablePPO. 10 epochs per rollout; entropy bonus off: with 495 declarations it only
-    # kept the policy spread over lies. (From scratch, a 1e-3 learning rate learned faster;
-    # after the warm start it was noisier than 3e-4.)
-    net_arch: tuple[int, ...] = (128, 128)
-    learning_rate: float = 3e-4
-    n_steps: int = 256  # per env and rollout: 2048 steps per update
-    batch_size: int = 512
-    n_epochs: int = 10
-    gamma: float = 0.99
-    gae_lambda: float = 0.9
-    ent_coef: float = 0.0
-    clip_range: float = 0.2
-    vf_coef: float = 0.5
-    # Warm start: behaviour cloning of a teacher agent before self-play ("" or None: none;
-    # "rule" is skipped for games without a rule bot). See ``imitation``.
-    imitate: str | None = "rule"
-    imitation_samples: int = 200_000  # teacher decisions recorded
-    imitation_epochs: int = 6
-    # league
-    snapshot_every: int = 50_000
-    max_snapshots: int = 3  # with the rule bot, about half the seats are its
-    weighting: str = "hard"
-    baselines_in_league: tuple[str, ...] = ("rule", "random")
-    # bookkeeping
-    checkpoint_every: int = 50_000
-    eval_every: int = 50_000
-    eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
-    final_eval_games: int = 500  # per baseline, the final evaluation
-    eval_seed: int = 1_000_000
-    deterministic_eval: bool = False
-    torch_threads: int = 1
-    tensorboard: bool = True
-    progress: bool = True
-
-    def validate(self) -> None:
-        def positive(name: str, allow_none: bool = False) -> None:
-            v = getattr(self, name)
-            if v is None and allow_none:
-                return
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ConfigError(f"{name} must be a positive int, got {v!r}")
-
-        for name in (
-            "steps",
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "snapshot_every",
-            "checkpoint_every",
-            "eval_every",
-            "torch_threads",
-        ):
-            positive(name)
-        positive("max_decisions", allow_none=True)
-        positive("num_players", allow_none=True)
-        for name in (
-            "eval_games",
-            "final_eval_games",
-            "seed",
-            "max_snapshots",
-            "imitation_samples",
-            "imitation_epochs",
-        ):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ConfigError(f"{name} must be 0 or more, got {v!r}")
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
-            raise ConfigError(f"workers must be 0 or more, got {self.workers!r}")
-        if self.workers and (self.n_envs % self.workers or self.batch_size % self.workers):
-            raise ConfigError(
-                f"with {self.workers} workers, n_envs ({self.n_envs}) and batch_size ({self.batch_size}) "
-                f"must be multiples of {self.workers}: each worker takes an equal share"
-            )
-        if self.vec not in ("dummy", "subprocess"):
-            raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}")
-        from .league import WEIGHTINGS
-
-        if self.weighting not in WEIGHTINGS:
-            raise ConfigError(f"weighting must be one of {WEIGHTINGS}, got {self.weighting!r}")
-        if self.imitate:
-            from agents import AGENT_KINDS
-
-            if self.imitate.split(":")[0] not in AGENT_KINDS:
-                raise ConfigError(
-                    f"imitate: unknown agent {self.imitate!r}; known kinds are "
-                    f"{', '.join(sorted(AGENT_KINDS))} (or none)"
-                )
-        bad = [b for b in self.baselines_in_league if b not in BASELINES]
-        if bad:
-            raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
-
-    def game_config(self) -> dict[str, Any]:
-        cfg = dict(self.game_options)
-        if self.num_players is not None:
-            cfg["num_players"] = self.num_players
-        return cfg
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["net_arch"] = list(self.net_arch)
-        d["baselines_in_league"] = list(self.baselines_in_league)
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown training option(s) {unknown}")
-        data = dict(data)
-        for name in ("net_arch", "baselines_in_league"):
-            if name in data:
-                data[name] = tuple(data[name])
-        return cls(**data)
-
-
-def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:
-    """MaskablePPO's hyperparameters from a config (the trainer's and ``smuggle exploit``'s)."""
-    return {
-        "n_steps": c.n_steps,
-        "batch_size": c.batch_size,
-        "n_epochs": c.n_epochs,
-        "gamma": c.gamma,
-        "gae_lambda": c.gae_lambda,
-        "ent_coef": c.ent_coef,
-        "clip_range": c.clip_range,
-        "vf_coef": c.vf_coef,
-        "learning_rate": c.learning_rate,
-    }
 
 
 def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> tuple[Any, dict[str, float]]:
@@ -263,27 +104,6 @@ def rule_bot_available(game: Game) -> bool:
     return build_agent("rule", game, seed=0)[1] == "rule"
 
 
-def _make_env(
-    env_id: str,
-    game_config: dict[str, Any],
-    reward_mode: str,
-    dense_score: float,
-    max_decisions: int | None,
-    ignore_sigint: bool = False,
-) -> gym.Env[Any, Any]:
-    # A module-level function (not a lambda) so subprocess workers can unpickle it.
-    from .single_agent import SelfPlayEnv
-
-    if ignore_sigint:
-        # A subprocess worker: Ctrl-C in a terminal reaches the whole process group, and a
-        # worker that died of it would break the checkpoint the main process then saves.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    return SelfPlayEnv(
-        env_id, game_config, reward_mode=reward_mode, dense_score=dense_score, max_decisions=max_decisions
-    )
-
-
 def make_vec_env(
     config: TrainConfig, vec: str | None = None, backend: str = "local", address: str | None = None
 ) -> VecMonitor:
@@ -294,26 +114,6 @@ def make_vec_env(
 
         return worker_vec_env(config, backend, address)
     return make_local_vec_env(config, config.n_envs, vec)
-
-
-def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None) -> VecMonitor:
-    """``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which ignore Ctrl-C: the
-    main process stops them), with a ``VecMonitor`` for episode statistics."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
-
-    kind = vec or config.vec
-    fn = partial(
-        _make_env,
-        config.env_id,
-        config.game_config(),
-        config.reward_mode,
-        config.dense_score,
-        config.max_decisions,
-        kind == "subprocess",
-    )
-    fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
-    venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
-    return VecMonitor(venv)
 
 
 class TrainingStopped(KeyboardInterrupt):
@@ -363,6 +163,7 @@ class Trainer:
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
         self.schedule: dict[str, int] = {}
         self.latest_eval: dict[str, float] = {}
+        self.best: dict[str, Any] | None = None  # the best periodic evaluation so far (keep_best)
         self.callback: Any = None
         self.stop_requested = False
         self._phase = "setup"  # "warm start", "learning", "final evaluation": for Ctrl-C's notice
@@ -459,7 +260,7 @@ class Trainer:
 
         c = self.config
         (self.out / "config.json").write_text(json.dumps(c.to_dict(), indent=1) + "\n", encoding="utf-8")
-        for stale in ("eval.csv", "final_eval.json", "learning_curve.png", "final.zip"):
+        for stale in ("eval.csv", "final_eval.json", "learning_curve.png", "final.zip", "best.zip", "best.json"):
             (self.out / stale).unlink(missing_ok=True)
         fixed = [b for b in c.baselines_in_league if b != "rule" or self.has_rule]
         if not fixed:
@@ -536,6 +337,7 @@ class Trainer:
         self.league = League.from_dict(self.out / "league", state["league"])
         self.league.save()
         self.schedule = dict(state["schedule"])
+        self.best = state.get("best")
         _truncate_csv(self.out / "eval.csv", self.model.num_timesteps)
         self.log(
             f"resuming {self.config.env_id} from step {self.model.num_timesteps} "
@@ -565,7 +367,9 @@ class Trainer:
         if t >= s["eval"]:
             s["eval"] = _next(t, c.eval_every)
             # Never more games than the final evaluation: a quick run asks for a quick curve.
-            self.evaluate_now(min(c.eval_games, c.final_eval_games))
+            results = self.evaluate_now(min(c.eval_games, c.final_eval_games))
+            if c.keep_best and t > 0:
+                self._keep_if_best(results)
         saved = None
         if t >= s["checkpoint"]:
             s["checkpoint"] = _next(t, c.checkpoint_every)
@@ -613,6 +417,50 @@ class Trainer:
             self._record(f"eval/win_rate_vs_{r.opponent}", r.win_rate)
         return results
 
+    @property
+    def selection_baseline(self) -> str:
+        """The baseline the best checkpoint is chosen against: the rule bot where there is one."""
+        return "rule" if self.has_rule else "random"
+
+    def _keep_if_best(self, results: list[EvalResult]) -> None:
+        """Save the learner as best.zip if it beat the best periodic evaluation so far."""
+        result = next((r for r in results if r.opponent == self.selection_baseline), None)
+        if result is None or (self.best is not None and result.win_rate <= self.best["win_rate"]):
+            return
+        tmp = self.out / "best.tmp.zip"
+        self.model.save(tmp)
+        os.replace(tmp, self.out / "best.zip")
+        self.best = {"step": self.model.num_timesteps, **result.to_dict()}
+        (self.out / "best.json").write_text(json.dumps(self.best, indent=1) + "\n", encoding="utf-8")
+
+    def _final_best(self, final_results: list[EvalResult]) -> tuple[dict[str, Any], list[EvalResult]] | None:
+        """Play best.zip on the final evaluation's games; say which model to ship."""
+        from agents.ppo import PPOAgent
+
+        from .evaluate import evaluate
+
+        c, best = self.config, self.best
+        path = self.out / "best.zip"
+        if best is None or not path.exists() or not final_results:
+            return None
+        agent = PPOAgent(self.game, str(path), deterministic=c.deterministic_eval)
+        results = [
+            evaluate(self.game, agent, b, c.final_eval_games, seed=c.eval_seed, max_decisions=c.max_decisions)
+            for b in self.baselines
+        ]
+        key = self.selection_baseline
+        rate = {r.opponent: r.win_rate for r in results}[key]
+        last = {r.opponent: r.win_rate for r in final_results}[key]
+        info = {
+            "step": best["step"],
+            "model": str(path),
+            "agent_spec": f"ppo:{path}",
+            "selected_by": f"periodic evaluation vs {key}: {100 * best['win_rate']:.1f}% in {best['games']} games",
+            "results": [r.to_dict() for r in results],
+            "ship": rate > last,
+        }
+        return info, results
+
     def _record(self, key: str, value: float) -> None:
         """A TensorBoard scalar, once SB3's logger exists (it is made by ``learn``)."""
         if getattr(self.model, "_logger", None) is not None:
@@ -648,6 +496,7 @@ class Trainer:
             "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
             "league": self.league.to_dict(),
             "schedule": dict(self.schedule),
+            "best": self.best,
         }
         if self.config.workers:  # each worker's games, observations, RNGs and statistics
             state["workers"] = self.venv.get_states()
@@ -698,12 +547,17 @@ class Trainer:
         if getattr(self.model, "_logger", None) is not None:
             self.model.logger.dump(step=t)  # the final point of the TensorBoard curves
         self.plot()
+        found = self._final_best(results) if c.keep_best else None
+        best, best_results = found if found else (None, [])
+        ship = best["model"] if best and best["ship"] else str(final_path)
         summary = {
             "env_id": c.env_id,
             "num_players": self.game.num_players,
             "steps": t,
             "model": str(final_path),
             "agent_spec": f"ppo:{final_path}",
+            "best": best,
+            "recommended": f"ppo:{ship}",
             "eval_seed": c.eval_seed,
             "deterministic": c.deterministic_eval,
             "results": [r.to_dict() for r in results],
@@ -717,6 +571,12 @@ class Trainer:
                 f"{c.eval_seed}+g; a shared win counts 1/k ({time.perf_counter() - start:.0f}s) ==="
             )
             self.log(results_table(results))
+        if best is not None:
+            self.log(
+                f"best checkpoint (step {best['step']}, {best['selected_by']}), on the same games:\n"
+                + results_table(best_results, name="best")
+            )
+            self.log(f"recommended (the stronger against {self.selection_baseline} here): ppo:{ship}")
         if not self.has_rule:
             self.log(f"({c.env_id} has no rule-based bot yet: evaluated against random only)")
         self.log(f"model: {final_path}   learning curve: {self.out / 'learning_curve.png'}")

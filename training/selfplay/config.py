@@ -1,0 +1,224 @@
+"""A training run's settings (``TrainConfig``, saved as ``config.json``) and what is built from
+them alone: MaskablePPO's keyword arguments and a vector env of self-play games. Shared by the
+trainer (``trainer.py``) and the data-parallel workers (``distributed.py``), which import it, not
+each other."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from smuggle_envs.core.errors import ConfigError
+from smuggle_envs.core.outcomes import REWARD_MODES
+
+if TYPE_CHECKING:
+    import gymnasium as gym
+    from stable_baselines3.common.vec_env import VecMonitor
+
+BASELINES = ("random", "rule")
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """Everything that defines a run. Saved as ``config.json``; a resumed run uses it.
+
+    The defaults are the ones the benchmark (``benchmarks/train_smuggle.py``) was tuned and run
+    with; the comments say what each choice bought on Smuggle (README, Training).
+    """
+
+    env_id: str = "smuggle_v0"
+    num_players: int | None = None  # None: the game's default
+    game_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    steps: int = 500_000  # learner decisions (SB3 timesteps)
+    seed: int = 0
+    n_envs: int = 8  # games stepped together: one batched forward pass
+    vec: str = "dummy"  # "dummy" (in-process) or "subprocess"
+    # Data-parallel workers (see ``distributed``): 0 steps the games in this process; W >= 1
+    # gives each of W worker processes (or Ray actors) n_envs / W games and a share of every
+    # minibatch. Results depend on the seed and W, not on the backend.
+    workers: int = 0
+    reward_mode: str = "win_loss"  # the final reward, as in the AEC env
+    # Money felt when it changes (see SelfPlayEnv): a terminal-only reward left the learner
+    # 0% against the rule bots after 200k steps; with it the same run was at -3000 -> +1000.
+    dense_score: float = 3.0
+    max_decisions: int | None = 5000  # truncates a runaway game (all seats' decisions)
+    # MaskablePPO. 10 epochs per rollout; entropy bonus off: with 495 declarations it only
+    # kept the policy spread over lies. (From scratch, a 1e-3 learning rate learned faster;
+    # after the warm start it was noisier than 3e-4.)
+    net_arch: tuple[int, ...] = (128, 128)
+    learning_rate: float = 3e-4
+    n_steps: int = 256  # per env and rollout: 2048 steps per update
+    batch_size: int = 512
+    n_epochs: int = 10
+    gamma: float = 0.99
+    gae_lambda: float = 0.9
+    ent_coef: float = 0.0
+    clip_range: float = 0.2
+    vf_coef: float = 0.5
+    # Warm start: behaviour cloning of a teacher agent before self-play ("" or None: none;
+    # "rule" is skipped for games without a rule bot). See ``imitation``.
+    imitate: str | None = "rule"
+    imitation_samples: int = 200_000  # teacher decisions recorded
+    imitation_epochs: int = 6
+    # league
+    snapshot_every: int = 50_000
+    max_snapshots: int = 3  # with the rule bot, about half the seats are its
+    weighting: str = "hard"
+    baselines_in_league: tuple[str, ...] = ("rule", "random")
+    # bookkeeping
+    checkpoint_every: int = 50_000
+    eval_every: int = 50_000
+    eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
+    final_eval_games: int = 500  # per baseline, the final evaluation
+    eval_seed: int = 1_000_000
+    # Keep the checkpoint that did best in the periodic evaluations (against the rule bot, or
+    # random where the game has none) as best.zip; the final evaluation plays it and the last
+    # model on the same games and recommends the stronger (issue #14: strength fell late in runs).
+    keep_best: bool = True
+    deterministic_eval: bool = False
+    torch_threads: int = 1
+    tensorboard: bool = True
+    progress: bool = True
+
+    def validate(self) -> None:
+        def positive(name: str, allow_none: bool = False) -> None:
+            v = getattr(self, name)
+            if v is None and allow_none:
+                return
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"{name} must be a positive int, got {v!r}")
+
+        for name in (
+            "steps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "snapshot_every",
+            "checkpoint_every",
+            "eval_every",
+            "torch_threads",
+        ):
+            positive(name)
+        positive("max_decisions", allow_none=True)
+        positive("num_players", allow_none=True)
+        for name in (
+            "eval_games",
+            "final_eval_games",
+            "seed",
+            "max_snapshots",
+            "imitation_samples",
+            "imitation_epochs",
+        ):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ConfigError(f"{name} must be 0 or more, got {v!r}")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 0:
+            raise ConfigError(f"workers must be 0 or more, got {self.workers!r}")
+        if self.workers and (self.n_envs % self.workers or self.batch_size % self.workers):
+            raise ConfigError(
+                f"with {self.workers} workers, n_envs ({self.n_envs}) and batch_size ({self.batch_size}) "
+                f"must be multiples of {self.workers}: each worker takes an equal share"
+            )
+        if self.vec not in ("dummy", "subprocess"):
+            raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
+        if self.reward_mode not in REWARD_MODES:
+            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}")
+        from .league import WEIGHTINGS
+
+        if self.weighting not in WEIGHTINGS:
+            raise ConfigError(f"weighting must be one of {WEIGHTINGS}, got {self.weighting!r}")
+        if self.imitate:
+            from agents import AGENT_KINDS
+
+            if self.imitate.split(":")[0] not in AGENT_KINDS:
+                raise ConfigError(
+                    f"imitate: unknown agent {self.imitate!r}; known kinds are "
+                    f"{', '.join(sorted(AGENT_KINDS))} (or none)"
+                )
+        bad = [b for b in self.baselines_in_league if b not in BASELINES]
+        if bad:
+            raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
+
+    def game_config(self) -> dict[str, Any]:
+        cfg = dict(self.game_options)
+        if self.num_players is not None:
+            cfg["num_players"] = self.num_players
+        return cfg
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["net_arch"] = list(self.net_arch)
+        d["baselines_in_league"] = list(self.baselines_in_league)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown training option(s) {unknown}")
+        data = dict(data)
+        for name in ("net_arch", "baselines_in_league"):
+            if name in data:
+                data[name] = tuple(data[name])
+        return cls(**data)
+
+
+def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's hyperparameters from a config (the trainer's and ``smuggle exploit``'s)."""
+    return {
+        "n_steps": c.n_steps,
+        "batch_size": c.batch_size,
+        "n_epochs": c.n_epochs,
+        "gamma": c.gamma,
+        "gae_lambda": c.gae_lambda,
+        "ent_coef": c.ent_coef,
+        "clip_range": c.clip_range,
+        "vf_coef": c.vf_coef,
+        "learning_rate": c.learning_rate,
+    }
+
+
+def _make_env(
+    env_id: str,
+    game_config: dict[str, Any],
+    reward_mode: str,
+    dense_score: float,
+    max_decisions: int | None,
+    ignore_sigint: bool = False,
+) -> gym.Env[Any, Any]:
+    # A module-level function (not a lambda) so subprocess workers can unpickle it.
+    from .single_agent import SelfPlayEnv
+
+    if ignore_sigint:
+        # A subprocess worker: Ctrl-C in a terminal reaches the whole process group, and a
+        # worker that died of it would break the checkpoint the main process then saves.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return SelfPlayEnv(
+        env_id, game_config, reward_mode=reward_mode, dense_score=dense_score, max_decisions=max_decisions
+    )
+
+
+def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None) -> VecMonitor:
+    """``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which ignore Ctrl-C: the
+    main process stops them), with a ``VecMonitor`` for episode statistics."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+
+    kind = vec or config.vec
+    fn = partial(
+        _make_env,
+        config.env_id,
+        config.game_config(),
+        config.reward_mode,
+        config.dense_score,
+        config.max_decisions,
+        kind == "subprocess",
+    )
+    fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
+    venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
+    return VecMonitor(venv)
