@@ -46,6 +46,12 @@ def test_register_adds_train_with_its_options():
             "subprocess",
             "--imitate",
             "random",
+            "--workers",
+            "2",
+            "--backend",
+            "ray",
+            "--ray-address",
+            "auto",
         ]
     )
     assert args.func is cli.cmd_train
@@ -61,6 +67,7 @@ def test_register_adds_train_with_its_options():
         args.vec,
         args.imitate,
     ) == ("smuggle_v0", 3, 1000, "x", True, 4, 9, 2, "subprocess", "random")
+    assert (args.workers, args.backend, args.ray_address) == (2, "ray", "auto")
     defaults = _parser().parse_args(["train", "smuggle_v0"])
     assert defaults.steps is None and defaults.out is None and not defaults.resume
     with pytest.raises(SystemExit):
@@ -109,6 +116,9 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
         (["train", "smuggle_v0", "--players", "9"], ConfigError, "num_players=9 is out of range"),
         (["train", "smuggle_v0", "--n-envs", "0"], ConfigError, "n_envs"),
         (["train", "smuggle_v0", "--resume"], UsageError, "holds no training run"),
+        (["train", "smuggle_v0", "--workers", "3"], ConfigError, "must be multiples of 3"),
+        (["train", "smuggle_v0", "--backend", "ray"], ConfigError, "set workers"),
+        (["train", "smuggle_v0", "--workers", "2", "--ray-address", "auto"], UsageError, "needs --backend ray"),
     ],
 )
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):
@@ -120,11 +130,17 @@ def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):
 def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_path):
     out = tmp_path / "r"
     out.mkdir()
-    (out / "config.json").write_text(json.dumps({"env_id": "smuggle_v0", "num_players": 4, "seed": 0, "n_envs": 8}))
+    (out / "config.json").write_text(
+        json.dumps({"env_id": "smuggle_v0", "num_players": 4, "seed": 0, "n_envs": 8, "workers": 0})
+    )
     args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out)])
     with pytest.raises(UsageError, match="already holds a training run"):
         args.func(args)
-    for extra, match in ((["--players", "3"], "num_players=4"), (["--seed", "1"], "seed=0")):
+    for extra, match in (
+        (["--players", "3"], "num_players=4"),
+        (["--seed", "1"], "seed=0"),
+        (["--workers", "2"], "workers=0"),
+    ):
         args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out), "--resume"] + extra)
         with pytest.raises(UsageError, match=match):
             args.func(args)
