@@ -109,6 +109,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help=f"warm start: clone this agent before self-play (default: {d.imitate}, where "
         "the game has a rule-based bot); 'none' for pure self-play from scratch",
     )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="settings",
+        help="any other training option (a TrainConfig field, see config.json of a run), VALUE in "
+        "JSON: --set baseline_share=0.3 --set net_arch=[256,256] --set learning_rate=1e-4",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
     parser: argparse.ArgumentParser = p
@@ -122,7 +131,38 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
         out["imitate"] = None
     if getattr(args, "no_progress", False):
         out["progress"] = False
+    for item in getattr(args, "settings", []):
+        name, value = _setting(item)
+        out[name] = value
     return out
+
+
+def _setting(item: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--set``, checked against the TrainConfig field's type."""
+    import dataclasses
+    import json
+
+    from training.match import UsageError
+
+    from .config import TrainConfig
+
+    name, sep, raw = item.partition("=")
+    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    if not sep or name not in fields:
+        known = ", ".join(sorted(fields))
+        raise UsageError(f"--set {item!r}: expected KEY=VALUE with KEY one of: {known}")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw  # a bare string: --set weighting=variance
+    default = getattr(TrainConfig(), name)
+    if isinstance(default, tuple) and isinstance(value, list):
+        value = tuple(value)
+    elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if default is not None and value is not None and type(value) is not type(default):
+        raise UsageError(f"--set {name}: expected a {type(default).__name__}, got {raw!r}")
+    return name, value
 
 
 def cmd_train(args: argparse.Namespace) -> int:

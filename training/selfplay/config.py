@@ -68,6 +68,7 @@ class TrainConfig:
     max_snapshots: int = 3  # with the rule bot, about half the seats are its
     weighting: str = "hard"
     baselines_in_league: tuple[str, ...] = ("rule", "random")
+    baseline_share: float = 0.0  # at least this share of opponent draws for them (League)
     # bookkeeping
     checkpoint_every: int = 50_000
     eval_every: int = 50_000
@@ -139,6 +140,9 @@ class TrainConfig:
                     f"imitate: unknown agent {self.imitate!r}; known kinds are "
                     f"{', '.join(sorted(AGENT_KINDS))} (or none)"
                 )
+        share = self.baseline_share
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
+            raise ConfigError(f"baseline_share must be a number in [0, 1), got {share!r}")
         bad = [b for b in self.baselines_in_league if b not in BASELINES]
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")

@@ -10,7 +10,11 @@ prior of ``prior_games`` games at 50% gives a new snapshot a fair first share.
 
 Weightings: ``"hard"`` f(p) = (1 - p)^2 (the default: focus on what beats us), ``"variance"``
 f(p) = p (1 - p) (focus on even matches), ``"uniform"``. A ``floor`` keeps every entry in play
-now and then, so a beaten opponent cannot be forgotten unnoticed.
+now and then, so a beaten opponent cannot be forgotten unnoticed. ``baseline_share`` (default
+0: off) keeps at least that share of all draws for the fixed entries (rule bot and random agent)
+together, split between them by their weights: as snapshots take over the pool, a learner that
+only meets itself can lose what it knew against weaker, different play (CIQ's win rate against
+random fell in long runs).
 
 Snapshots are MaskablePPO zips under ``<league dir>/snapshots``; an entry stores the path
 relative to the league directory, so a run directory can be moved. Only the newest
@@ -56,7 +60,10 @@ class League:
         decay: float = 0.995,
         prior_games: float = 4.0,
         floor: float = 0.02,
+        baseline_share: float = 0.0,
     ):
+        if not 0.0 <= baseline_share < 1.0:
+            raise ValueError(f"baseline_share must be in [0, 1), got {baseline_share}")
         if weighting not in WEIGHTINGS:
             raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
         if not 0.0 < decay <= 1.0:
@@ -70,6 +77,7 @@ class League:
         self.decay = decay
         self.prior_games = prior_games
         self.floor = floor
+        self.baseline_share = baseline_share
 
     # ----- membership ----------------------------------------------------------------------------
     def add(self, entry: Entry) -> Entry:
@@ -128,7 +136,13 @@ class League:
     def probabilities(self) -> list[float]:
         w = self.weights()
         total = sum(w)
-        return [x / total for x in w]
+        p = [x / total for x in w]
+        fixed = [e.kind != "snapshot" for e in self.entries]
+        share = sum(x for x, f in zip(p, fixed) if f)
+        if 0.0 < share < self.baseline_share and not all(fixed):
+            up, down = self.baseline_share / share, (1.0 - self.baseline_share) / (1.0 - share)
+            p = [x * (up if f else down) for x, f in zip(p, fixed)]
+        return p
 
     def record(self, entry_id: str, result: float) -> None:
         """One pairwise result of the learner against ``entry_id``: 1 win, 0.5 tie, 0 loss.
@@ -166,6 +180,7 @@ class League:
             "decay": self.decay,
             "prior_games": self.prior_games,
             "floor": self.floor,
+            "baseline_share": self.baseline_share,
             "entries": [dataclasses.asdict(e) for e in self.entries],
         }
 
@@ -179,6 +194,7 @@ class League:
             decay=data["decay"],
             prior_games=data["prior_games"],
             floor=data["floor"],
+            baseline_share=data.get("baseline_share", 0.0),  # leagues saved before it existed
         )
 
     def save(self, path: str | os.PathLike | None = None) -> Path:

@@ -266,7 +266,11 @@ class Trainer:
         if not fixed:
             fixed = ["random"]  # the pool must not be empty before the first snapshot
         self.league = League(
-            self.out / "league", initial_entries(fixed), max_snapshots=c.max_snapshots, weighting=c.weighting
+            self.out / "league",
+            initial_entries(fixed),
+            max_snapshots=c.max_snapshots,
+            weighting=c.weighting,
+            baseline_share=c.baseline_share,
         )
         self.model = _learner_class(c)(
             "MlpPolicy",

@@ -74,6 +74,25 @@ def test_register_adds_train_with_its_options():
         _parser().parse_args(["train", "smuggle_v0", "--vec", "threads"])
 
 
+def test_set_reaches_any_training_option():
+    args = _parser().parse_args(
+        [
+            "train",
+            "smuggle_v0",
+            "--set",
+            "baseline_share=0.3",
+            "--set",
+            "net_arch=[64,64]",
+            "--set",
+            "weighting=variance",
+        ]
+    )
+    overrides = cli._overrides(args)
+    assert overrides["baseline_share"] == 0.3 and overrides["net_arch"] == (64, 64)
+    assert overrides["weighting"] == "variance"
+    assert cli._overrides(_parser().parse_args(["train", "smuggle_v0", "--set", "ent_coef=0"]))["ent_coef"] == 0.0
+
+
 def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
     out = tmp_path / "run"
     base = [
@@ -119,6 +138,10 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
         (["train", "smuggle_v0", "--workers", "3"], ConfigError, "must be multiples of 3"),
         (["train", "smuggle_v0", "--backend", "ray"], ConfigError, "set workers"),
         (["train", "smuggle_v0", "--workers", "2", "--ray-address", "auto"], UsageError, "needs --backend ray"),
+        (["train", "smuggle_v0", "--set", "nope=1"], UsageError, "expected KEY=VALUE with KEY one of"),
+        (["train", "smuggle_v0", "--set", "learning_rate"], UsageError, "expected KEY=VALUE"),
+        (["train", "smuggle_v0", "--set", "learning_rate=fast"], UsageError, "expected a float"),
+        (["train", "smuggle_v0", "--set", "baseline_share=2"], ConfigError, "baseline_share must be"),
     ],
 )
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):

@@ -103,3 +103,46 @@ def test_save_and_load_round_trip(tmp_path):
     moved.mkdir()
     (moved / "league.json").write_text(path.read_text())
     assert League.load(moved).pool()[2][1] == "ppo:" + str((moved / "snapshots" / "snapshot_0000000512.zip").resolve())
+
+
+def _with_snapshots(tmp_path, **kwargs) -> League:
+    league = _league(tmp_path, **kwargs)
+    for step in (1, 2, 3):
+        league.add(Entry(f"snapshot@{step}", "snapshot", f"snapshots/{step}.zip", added_at=step))
+    for _ in range(200):  # the learner beats the baselines and loses to its snapshots
+        league.record("rule", 0.9)
+        league.record("random", 1.0)
+        for step in (1, 2, 3):
+            league.record(f"snapshot@{step}", 0.3)
+    return league
+
+
+def test_a_baseline_share_keeps_the_rule_bot_and_random_in_play(tmp_path):
+    plain = _with_snapshots(tmp_path).probabilities()
+    assert plain[0] + plain[1] < 0.05  # snapshots have taken over
+    kept = _with_snapshots(tmp_path, baseline_share=0.3).probabilities()
+    assert sum(kept) == pytest.approx(1.0)
+    assert kept[0] + kept[1] == pytest.approx(0.3)
+    assert kept[0] / kept[1] == pytest.approx(plain[0] / plain[1])  # split by their own weights
+    assert kept[2:] == pytest.approx([x * 0.7 / sum(plain[2:]) for x in plain[2:]])
+    # Already above the share, or nothing but baselines: unchanged.
+    assert _with_snapshots(tmp_path, baseline_share=0.01).probabilities() == pytest.approx(plain)
+    only = _league(tmp_path, baseline_share=0.5)
+    assert only.probabilities() == pytest.approx([0.5, 0.5])
+    with pytest.raises(ValueError, match="baseline_share"):
+        _league(tmp_path, baseline_share=1.0)
+    # Saved and loaded with the league; leagues saved before it existed load with 0.
+    league = _with_snapshots(tmp_path, baseline_share=0.3)
+    assert League.from_dict(tmp_path, league.to_dict()).probabilities() == pytest.approx(kept)
+    old = league.to_dict()
+    del old["baseline_share"]
+    assert League.from_dict(tmp_path, old).baseline_share == 0.0
+
+
+def test_the_training_config_checks_the_baseline_share(tmp_path):
+    from smuggle_envs.core.errors import ConfigError
+    from training.selfplay.trainer import TrainConfig
+
+    with pytest.raises(ConfigError, match="baseline_share"):
+        TrainConfig(baseline_share=1.5).validate()
+    TrainConfig(baseline_share=0.25).validate()
