@@ -202,7 +202,9 @@ class PPOAgent(PolicyAgent):
         model, policy = load_model(path)
         super().__init__(policy, seed=seed, deterministic=deterministic)
         self.model = model
-        obs_size = int(np.prod(model.observation_space.shape))
+        # What the policy reads: the seat's observation (a privileged critic's model was given
+        # every seat's while training, but its policy network reads the first block only).
+        obs_size = policy.obs_size if policy is not None else int(np.prod(model.observation_space.shape))
         expected = game.observation_layout.size
         if obs_size != expected or int(model.action_space.n) != game.num_actions:
             raise ValueError(

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from stable_baselines3.common.vec_env import VecMonitor
 
 BASELINES = ("random", "rule")
+CRITICS = ("own", "privileged")
 
 
 @dataclasses.dataclass
@@ -49,6 +50,10 @@ class TrainConfig:
     # kept the policy spread over lies. (From scratch, a 1e-3 learning rate learned faster;
     # after the warm start it was noisier than 3e-4.)
     net_arch: tuple[int, ...] = (128, 128)
+    # "own": the value network sees the learner's observation, as the policy does; "privileged":
+    # it sees every seat's (State.global_observation), the policy still its own only
+    # (agents.privileged_critic; PerfectDou's and Suphx's oracle critic).
+    critic: str = "own"
     learning_rate: float = 3e-4
     n_steps: int = 256  # per env and rollout: 2048 steps per update
     batch_size: int = 512
@@ -140,6 +145,8 @@ class TrainConfig:
                     f"imitate: unknown agent {self.imitate!r}; known kinds are "
                     f"{', '.join(sorted(AGENT_KINDS))} (or none)"
                 )
+        if self.critic not in CRITICS:
+            raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
         share = self.baseline_share
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
             raise ConfigError(f"baseline_share must be a number in [0, 1), got {share!r}")
@@ -187,6 +194,17 @@ def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:
     }
 
 
+def policy_spec(config: TrainConfig, observation_size: int) -> tuple[Any, dict[str, Any]]:
+    """MaskablePPO's ``policy`` and ``policy_kwargs`` for ``config`` (``observation_size``: the
+    seat's own observation, which the policy network reads with either critic)."""
+    kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
+    if config.critic == "privileged":
+        from agents.privileged_critic import PrivilegedCriticPolicy
+
+        return PrivilegedCriticPolicy, {**kwargs, "own_size": observation_size}
+    return "MlpPolicy", kwargs
+
+
 def _make_env(
     env_id: str,
     game_config: dict[str, Any],
@@ -194,6 +212,7 @@ def _make_env(
     dense_score: float,
     max_decisions: int | None,
     ignore_sigint: bool = False,
+    privileged: bool = False,
 ) -> gym.Env[Any, Any]:
     # A module-level function (not a lambda) so subprocess workers can unpickle it.
     from .single_agent import SelfPlayEnv
@@ -204,7 +223,12 @@ def _make_env(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     return SelfPlayEnv(
-        env_id, game_config, reward_mode=reward_mode, dense_score=dense_score, max_decisions=max_decisions
+        env_id,
+        game_config,
+        reward_mode=reward_mode,
+        dense_score=dense_score,
+        max_decisions=max_decisions,
+        privileged=privileged,
     )
 
 
@@ -222,6 +246,7 @@ def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None)
         config.dense_score,
         config.max_decisions,
         kind == "subprocess",
+        config.critic == "privileged",
     )
     fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
     venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)

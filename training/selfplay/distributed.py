@@ -138,7 +138,8 @@ class NumpyActorCritic:
 
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = np.asarray(obs, dtype=np.float32)
-        return self._run(self.actor, x), self._run(self.critic, x)[:, 0]
+        own = self.actor[0][0].shape[0]  # a privileged critic's actor reads the first block only
+        return self._run(self.actor, x[:, :own]), self._run(self.critic, x)[:, 0]
 
 
 def sample_masked(logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -161,7 +162,7 @@ class Worker:
     def __init__(self, config: dict[str, Any], rank: int, world: int, barrier: Any = None):
         import torch
 
-        from .config import TrainConfig, make_local_vec_env, ppo_kwargs
+        from .config import TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
 
         c = TrainConfig.from_dict(config)
         torch.set_num_threads(c.torch_threads)
@@ -176,14 +177,11 @@ class Worker:
 
         kwargs = ppo_kwargs(c)
         kwargs["batch_size"] = c.batch_size // world
+        from smuggle_envs import make_game
+
+        policy, policy_kwargs = policy_spec(c, make_game(c.env_id, **c.game_config()).observation_layout.size)
         self.model = MaskablePPO(
-            "MlpPolicy",
-            self.venv,
-            seed=c.seed,
-            device="cpu",
-            verbose=0,
-            policy_kwargs={"net_arch": list(c.net_arch)},
-            **kwargs,
+            policy, self.venv, seed=c.seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs, **kwargs
         )
         self.model.set_logger(configure(None, []))
         self.model.ep_info_buffer, self.model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # unused here
@@ -557,7 +555,8 @@ def worker_vec_env(config: Any, backend: str = "local", address: str | None = No
 
             from .single_agent import SelfPlayEnv
 
-            probe = SelfPlayEnv(make_game(config.env_id, **config.game_config()))
+            game = make_game(config.env_id, **config.game_config())
+            probe = SelfPlayEnv(game, privileged=config.critic == "privileged")  # its spaces
             self.world = config.workers
             self.share = config.n_envs // self.world
             self.group = start_workers(config.to_dict(), self.world, backend, address)

@@ -77,8 +77,11 @@ def collect(
     gamma: float = 0.99,
     max_decisions: int | None = None,
     progress: bool = False,
+    privileged: bool = False,
 ) -> Demonstrations:
-    """At least ``samples`` decisions of games with ``teacher_spec`` in every seat."""
+    """At least ``samples`` decisions of games with ``teacher_spec`` in every seat. ``privileged``:
+    record what a privileged critic's learner is given (``State.global_observation``, whose
+    first block is the seat's own observation); the teachers act on their own either way."""
     from agents import make_agent
     from agents.base import decide
 
@@ -103,7 +106,8 @@ def collect(
             state: State[Any], p: int, rows: list[list[int]] = rows, potentials: list[list[float]] = potentials
         ) -> int:
             """The teacher's decision, recorded with what the learner would have seen."""
-            o, m = state.observation(p), state.legal_action_mask()
+            o = state.global_observation(p) if privileged else state.observation(p)
+            m = state.legal_action_mask()
             a = decide(teachers[p], state, p)
             rows[p].append(len(actions))
             potentials[p].append(state.normalised_scores()[p])

@@ -88,6 +88,7 @@ class SelfPlayEnv(gym.Env):
         max_decisions: int | None = None,
         agent_factory: AgentFactory | None = None,
         learner_seat: int | None = None,
+        privileged: bool = False,
     ):
         if isinstance(game, str):
             from smuggle_envs import make_game
@@ -109,7 +110,11 @@ class SelfPlayEnv(gym.Env):
         self.learner_seat = learner_seat
         self.agent_factory = agent_factory or default_agent_factory
         layout = game.observation_layout
-        self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+        # A privileged critic's learner is given every seat's observation, its own first (see
+        # agents.privileged_critic: only its critic reads past the first block).
+        self.privileged = privileged
+        low, high = (np.tile(layout.low, n), np.tile(layout.high, n)) if privileged else (layout.low, layout.high)
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_actions)
         self._agents: dict[tuple[str, int], Any] = {}
         self.driver = Driver(game, max_decisions)
@@ -217,6 +222,8 @@ class SelfPlayEnv(gym.Env):
         self.driver.play(self._opponent_action, until=self.seat)
 
     def _observation(self) -> np.ndarray:
+        if self.privileged:
+            return self.driver.state.global_observation(self.seat)
         return self.driver.state.observation(self.seat)
 
     def _result(self) -> dict:

@@ -56,7 +56,7 @@ import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
 
-from .config import BASELINES, TrainConfig, make_local_vec_env, ppo_kwargs
+from .config import BASELINES, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
 
@@ -84,6 +84,7 @@ def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> 
         c.imitate or "rule",
         samples,
         seed=c.seed,
+        privileged=c.critic == "privileged",
         reward_mode=c.reward_mode,
         dense_score=c.dense_score,
         gamma=c.gamma,
@@ -272,13 +273,14 @@ class Trainer:
             weighting=c.weighting,
             baseline_share=c.baseline_share,
         )
+        policy, policy_kwargs = policy_spec(c, self.game.observation_layout.size)
         self.model = _learner_class(c)(
-            "MlpPolicy",
+            policy,
             self.venv,
             seed=c.seed,
             device="cpu",
             verbose=0,
-            policy_kwargs={"net_arch": list(c.net_arch)},
+            policy_kwargs=policy_kwargs,
             tensorboard_log=self._tb_dir(),
             **ppo_kwargs(c),
         )
@@ -302,7 +304,9 @@ class Trainer:
             return
         start = time.perf_counter()
         # Demonstrations live in memory: cap them near 512 MB for games with big observations.
-        row_bytes = 4 * self.game.observation_layout.size + self.game.num_actions
+        from gymnasium.spaces import flatdim
+
+        row_bytes = 4 * flatdim(self.model.observation_space) + self.game.num_actions
         samples = min(c.imitation_samples, max(10_000, _DEMO_BYTES // row_bytes))
         data, stats = warm_start(self.model, self.game, c, samples)
         self.log(
