@@ -122,17 +122,16 @@ def test_the_privileged_policy_acts_on_its_own_block_only():
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_privileged_critic_trains_and_its_model_plays_on_its_own_observation(tmp_path, workers):
     from agents.arena import play_game
-    from training.selfplay.trainer import TrainConfig, Trainer
+    from training.selfplay.trainer import Trainer
 
-    config = TrainConfig(
-        env_id="smuggle_v0",
+    from .selfplay.test_pipeline import tiny
+
+    config = tiny(
+        "smuggle_v0",
         critic="privileged",
         workers=workers,
         steps=512,
-        n_envs=2,
-        n_steps=128,
         batch_size=128,
-        n_epochs=1,
         net_arch=(16, 16),
         snapshot_every=256,
         checkpoint_every=10_000,
@@ -140,8 +139,6 @@ def test_a_privileged_critic_trains_and_its_model_plays_on_its_own_observation(t
         eval_games=2,
         final_eval_games=2,
         imitation_samples=200,
-        imitation_epochs=1,
-        progress=False,
         tensorboard=False,
     )
     summary = Trainer(config, tmp_path, log=lambda _: None).run()
