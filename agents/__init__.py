@@ -22,6 +22,7 @@ AGENT_KINDS = {
         "import_export_v0": "agents.import_export_bot:ImportExportRuleAgent",
     },
     "ppo": {"*": "agents.ppo:PPOAgent"},
+    "ppo_argmax": {"*": "agents.ppo:ArgmaxPPOAgent"},  # the model's most probable action
     "zoo": {"*": "agents.zoo:ZooAgent"},  # models shipped with the package: zoo:ENV_ID[@N]
     "ismcts": {"*": "agents.search:ISMCTSAgent"},
     "pimc": {"*": "agents.search:PIMCAgent"},

@@ -1,7 +1,8 @@
 """Trained MaskablePPO models (sb3-contrib) as Agents.
 
 ``PPOAgent(game, path, seed=None)`` loads a model saved by ``training.selfplay`` (or any
-MaskablePPO zip whose observation and action sizes match the game) and plays from the
+MaskablePPO zip whose observation and action sizes match the game, or a ``.npz`` written by
+``NumpyPolicy.save``, the model zoo's torch-free format) and plays from the
 observation vector and action mask only, like every other agent. It is what the ``"ppo"``
 agent kind builds, so ``make_agent("ppo:runs/main/final.zip", game)`` works in matches,
 tournaments and ``smuggle play``.
@@ -15,8 +16,8 @@ checks the two give the same actions.
 
 Play is stochastic by default (an action sampled from the masked policy with the agent's own
 seeded ``random.Random``): a bluffing game rewards mixed strategies, and an argmax player is
-easy to read. ``PPOAgent(game, path, deterministic=True)`` (spec ``"ppo:PATH"`` always means the
-default) plays the most probable action.
+easy to read. ``PPOAgent(game, path, deterministic=True)`` (spec ``"ppo_argmax:PATH"``;
+``"ppo:PATH"`` always samples) plays the most probable action.
 """
 
 from __future__ import annotations
@@ -77,6 +78,32 @@ class NumpyPolicy:
         layers.append((_np(head.weight), _np(head.bias), "Identity"))
         return cls(layers)
 
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the actor as a compressed ``.npz`` (what the model zoo ships): numpy alone loads
+        and plays it, no torch, and it is a fraction of the SB3 zip (no critic, no Adam state)."""
+        arrays: dict[str, Any] = {"activations": np.array([act for _, _, act in self.layers])}
+        for i, (w, b, _) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        with open(path, "wb") as f:  # np.savez_compressed would append ".npz" to a bare path
+            np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> NumpyPolicy:
+        """Read a policy written by ``save``; a one-line ValueError for anything else."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                activations = [str(a) for a in data["activations"]]
+                layers = [(data[f"w{i}"], data[f"b{i}"], act) for i, act in enumerate(activations)]
+        except (KeyError, ValueError, OSError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path} is not a saved numpy policy: {type(exc).__name__}: {exc}") from None
+        unknown = sorted(set(activations) - set(_ACTIVATIONS))
+        if unknown or not layers:
+            raise ValueError(f"{path} is not a saved numpy policy: unknown activations {unknown} or no layers")
+        for (w, b, _), (w_next, _, _) in zip(layers, layers[1:] + [(None, None, "")]):
+            if w.ndim != 2 or b.shape != (w.shape[0],) or (w_next is not None and w_next.shape[1] != w.shape[0]):
+                raise ValueError(f"{path} is not a saved numpy policy: its layer shapes do not chain")
+        return cls(layers)
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         x = np.asarray(observation, dtype=np.float32).reshape(-1)
         for w, b, act in self.layers:
@@ -126,8 +153,9 @@ def model_file(path: str) -> str:
 
 
 def load_model(path: str) -> tuple[Any, NumpyPolicy | None]:
-    """``(model, numpy_policy)`` for a MaskablePPO zip, cached per file (path and mtime), so
-    many agents (and many league seats) share one copy of the weights.
+    """``(model, numpy_policy)`` for a MaskablePPO zip, or ``(None, numpy_policy)`` for a
+    ``.npz`` from ``NumpyPolicy.save``; cached per file (path and mtime), so many agents (and
+    many league seats) share one copy of the weights.
 
     A path that is not a model raises ``FileNotFoundError`` (missing), ``IsADirectoryError``
     (a folder; the message names the model inside it, e.g. ``DIR/final.zip``), ``OSError``
@@ -141,6 +169,11 @@ def load_model(path: str) -> tuple[Any, NumpyPolicy | None]:
             hit = _CACHE.get(key)
         if hit is not None:
             return hit
+        if path.endswith(".npz"):  # the zoo's format: the actor alone, no torch needed
+            entry: tuple[Any, NumpyPolicy | None] = (None, NumpyPolicy.load(path))
+            with _CACHE_LOCK:
+                _CACHE[key] = entry
+            return entry
         with open(path, "rb") as f:
             is_zip = zipfile.is_zipfile(f)
     except OSError as exc:
@@ -204,12 +237,15 @@ class PPOAgent(PolicyAgent):
         self.model = model
         # What the policy reads: the seat's observation (a privileged critic's model was given
         # every seat's while training, but its policy network reads the first block only).
-        obs_size = policy.obs_size if policy is not None else int(np.prod(model.observation_space.shape))
+        if policy is not None:
+            obs_size, num_actions = policy.obs_size, policy.num_actions
+        else:
+            obs_size, num_actions = int(np.prod(model.observation_space.shape)), int(model.action_space.n)
         expected = game.observation_layout.size
-        if obs_size != expected or int(model.action_space.n) != game.num_actions:
+        if obs_size != expected or num_actions != game.num_actions:
             raise ValueError(
                 f"the model {path} takes observations of size {obs_size} and "
-                f"{model.action_space.n} actions, but {game.env_id} with {game.num_players} "
+                f"{num_actions} actions, but {game.env_id} with {game.num_players} "
                 f"players has {expected} and {game.num_actions}: it was trained for another game "
                 "or player count"
             )
@@ -247,4 +283,15 @@ class PPOAgent(PolicyAgent):
         self.model, self.policy = load_model(self.path)
 
 
-__all__ = ["NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]
+class ArgmaxPPOAgent(PPOAgent):
+    """``ppo_argmax:PATH``: a trained model playing its most probable legal action. Against
+    fixed bots this can win more than sampling (the model zoo measures both); against players
+    who adapt it is easier to read."""
+
+    name = "ppo_argmax"
+
+    def __init__(self, game: Game, path: str = "", seed: int | None = None, deterministic: bool = True):
+        super().__init__(game, path, seed=seed, deterministic=True)
+
+
+__all__ = ["ArgmaxPPOAgent", "NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]

@@ -1,16 +1,22 @@
 """The model zoo: trained agents shipped with the package, as the agent spec ``zoo:ENV_ID``.
 
 ``zoo:smuggle_v0`` is the zoo's model for Smuggle at the game's player count, ``zoo:smuggle_v0@3``
-the one for 3 players, and plain ``zoo`` the one for the game being played. A model is a
-MaskablePPO zip in ``agents/zoo/`` listed in ``agents/zoo/models.json``::
+the one for 3 players, and plain ``zoo`` the one for the game being played. A model is the
+policy network of a trained MaskablePPO model as a numpy ``.npz`` (``NumpyPolicy.save``: no
+critic, no optimizer state, no torch needed to play it) in ``agents/zoo/``, listed in
+``agents/zoo/models.json``::
 
-    {"smuggle_v0@4": {"file": "smuggle_v0-4p.zip", "sha256": "...", "command": "...",
-                      "steps": 500000, "cpu_minutes": 13.0,
-                      "eval": {"vs_random": [0.99, 0.98, 1.0], "vs_rule": [0.41, 0.38, 0.44]}}}
+    {"smuggle_v0@4": {"file": "smuggle_v0-4p.npz", "sha256": "...",
+                      "command": "smuggle train smuggle_v0 --players 4 --steps 200000 ...",
+                      "checkpoint": "best.zip", "steps": 151552, "commit": "...",
+                      "wall_minutes": 6.1, "deterministic": true,
+                      "eval": {"rule": {"games": 1000, "win_rate": 0.45, "ci": [0.42, 0.48]}, ...}}}
 
-(``eval``: win rate and its 95% interval against 3 copies of each baseline, as recorded when the
-model was added.) The checksum is verified on load, so a damaged or swapped file is refused. It
-plays like ``ppo:PATH`` (:class:`agents.ppo.PPOAgent`): its own observation and mask only.
+``add_model`` writes the file and its entry (``smuggle zoo add RUN_DIR``); ``eval`` is what
+``benchmarks/zoo.py`` measured. ``deterministic``: the model plays its most probable legal
+action instead of sampling its policy (chosen per model by measuring both). The checksum is verified on load, so a damaged or swapped file is
+refused. It plays like ``ppo:PATH`` (:class:`agents.ppo.PPOAgent`): its own observation and mask
+only.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .ppo import PPOAgent
+from .ppo import PPOAgent, load_model
 
 if TYPE_CHECKING:
     from smuggle_envs.core.game import Game
@@ -67,6 +73,39 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def write_manifest(entries: dict[str, dict[str, Any]]) -> None:
+    """Replace the manifest (sorted keys, one entry per model; written whole, then renamed)."""
+    path = zoo_dir() / MANIFEST
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def add_model(model_path: str | os.PathLike[str], game: Game, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Put the policy of the MaskablePPO zip ``model_path`` (trained for ``game``) in the zoo as
+    ``ENV_ID-Np.npz``, replacing any model for the same game and player count, with ``info``
+    (command, steps, ...) in its manifest entry; returns the key and the entry."""
+    _, policy = load_model(str(model_path))
+    if policy is None:
+        raise ValueError(f"{model_path}: the zoo ships plain MLP policies only, and this one is not")
+    if policy.obs_size != game.observation_layout.size or policy.num_actions != game.num_actions:
+        raise ValueError(
+            f"{model_path} takes observations of size {policy.obs_size} and {policy.num_actions} actions, "
+            f"but {game.env_id} with {game.num_players} players has {game.observation_layout.size} "
+            f"and {game.num_actions}"
+        )
+    key = f"{game.env_id}@{game.num_players}"
+    folder = zoo_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    file = folder / f"{game.env_id}-{game.num_players}p.npz"
+    policy.save(file)
+    entry = {"file": file.name, "sha256": sha256(file), "env_id": game.env_id, "players": game.num_players, **info}
+    entries = manifest()
+    entries[key] = entry
+    write_manifest(entries)
+    return key, entry
+
+
 class ZooAgent(PPOAgent):
     """The zoo's model for a game and player count (spec ``zoo``, ``zoo:ENV_ID`` or ``zoo:ENV_ID@N``)."""
 
@@ -80,7 +119,10 @@ class ZooAgent(PPOAgent):
         if sha256(path) != entry["sha256"]:
             raise ValueError(f"the zoo's model for {key} ({path}) does not match its checksum: damaged or replaced")
         self.entry = entry
+        # A model measured stronger playing its most probable action ships with
+        # "deterministic": true; the manifest says how it was measured (benchmarks/zoo.py).
+        deterministic = deterministic or bool(entry.get("deterministic", False))
         super().__init__(game, str(path), seed=seed, deterministic=deterministic)
 
 
-__all__ = ["MANIFEST", "ZOO_DIR", "ZooAgent", "manifest", "resolve", "zoo_dir"]
+__all__ = ["MANIFEST", "ZOO_DIR", "ZooAgent", "add_model", "manifest", "resolve", "write_manifest", "zoo_dir"]

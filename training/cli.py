@@ -460,11 +460,13 @@ def build_parser() -> argparse.ArgumentParser:
     from training.selfplay.cli import register as register_train
     from training.tournament.cli import register as register_tournament
     from training.web.cli import register as register_web
+    from training.zoo import register as register_zoo
 
     register_train(sub)
     register_tournament(sub)
     register_exploit(sub)
     register_web(sub)
+    register_zoo(sub)
     return parser
 
 

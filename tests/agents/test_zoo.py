@@ -84,3 +84,22 @@ def test_a_tournament_pins_a_zoo_agent_to_its_model_file(zoo):
     path = zoo / "smuggle_v0-3p.zip"
     assert entry.play_spec == f"ppo:{path.resolve()}"
     assert entry.fingerprint == sha256(path)[:16]  # a replaced model makes it another agent
+
+
+def test_a_model_the_manifest_marks_deterministic_plays_its_most_probable_action(zoo):
+    from training.tournament.runner import resolve_agents
+
+    manifest = json.loads((zoo / "models.json").read_text())
+    manifest["smuggle_v0@3"]["deterministic"] = True
+    (zoo / "models.json").write_text(json.dumps(manifest))
+    game = make_game("smuggle_v0", num_players=3)
+    agent = make_agent("zoo", game, seed=5)
+    assert agent.deterministic
+    argmax = make_agent(f"ppo_argmax:{zoo / 'smuggle_v0-3p.zip'}", game, seed=9)
+    assert _actions(agent, game) == _actions(argmax, game)
+    assert _actions(agent, game) != _actions(make_agent(f"ppo:{zoo / 'smuggle_v0-3p.zip'}", game, seed=5), game)
+    # A tournament pins it to its file and keeps the way it plays.
+    assert (
+        resolve_agents(game, ["zoo", "random", "rule"])[0].play_spec
+        == f"ppo_argmax:{(zoo / 'smuggle_v0-3p.zip').resolve()}"
+    )

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from stable_baselines3.common.vec_env import VecMonitor
 
 BASELINES = ("random", "rule")
+MIXED = "rule+random"  # the mixed evaluation table (TrainConfig.eval_mixed; evaluate.py)
 CRITICS = ("own", "privileged")
 
 
@@ -68,6 +69,9 @@ class TrainConfig:
     imitate: str | None = "rule"
     imitation_samples: int = 200_000  # teacher decisions recorded
     imitation_epochs: int = 6
+    # Share of the warm start's seats played by the random agent (not recorded): the clone then
+    # sees how its teacher plays with weak players at the table (see ``imitation.collect``).
+    imitation_random_share: float = 0.0
     # league
     snapshot_every: int = 50_000
     max_snapshots: int = 3  # with the rule bot, about half the seats are its
@@ -80,6 +84,10 @@ class TrainConfig:
     eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
     final_eval_games: int = 500  # per baseline, the final evaluation
     eval_seed: int = 1_000_000
+    # Also evaluate at mixed tables of the rule bot and the random agent (2 rule bots and a
+    # random agent at 4 players: the main job's field), with the rule bots' own win rate there:
+    # a learner can beat each baseline alone and still finish behind the rule bots (issue #14).
+    eval_mixed: bool = True
     # Keep the checkpoint that did best in the periodic evaluations (against the rule bot, or
     # random where the game has none) as best.zip; the final evaluation plays it and the last
     # model on the same games and recommends the stronger (issue #14: strength fell late in runs).
@@ -147,9 +155,10 @@ class TrainConfig:
                 )
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
-        share = self.baseline_share
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
-            raise ConfigError(f"baseline_share must be a number in [0, 1), got {share!r}")
+        for name in ("baseline_share", "imitation_random_share"):
+            share = getattr(self, name)
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
+                raise ConfigError(f"{name} must be a number in [0, 1), got {share!r}")
         bad = [b for b in self.baselines_in_league if b not in BASELINES]
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
@@ -177,6 +186,47 @@ class TrainConfig:
             if name in data:
                 data[name] = tuple(data[name])
         return cls(**data)
+
+
+# Fields that do not change the trained model (bookkeeping, the vector env type: a run is the
+# same bit for bit in-process or in subprocesses), left out of ``train_command``.
+_NOT_IN_COMMAND = ("env_id", "progress", "tensorboard", "vec", "game_options")
+_FLAGS = {
+    "num_players": "--players",
+    "steps": "--steps",
+    "seed": "--seed",
+    "workers": "--workers",
+    "final_eval_games": "--eval-games",
+    "n_envs": "--n-envs",
+}
+
+
+def train_command(config: TrainConfig) -> str:
+    """The ``smuggle train`` command line that makes this run: ``--players``, ``--steps`` and
+    ``--seed`` always, then every other field that differs from its default (as a flag where
+    there is one, else ``--set KEY=JSON``). What the model zoo's manifest records."""
+    import json
+    import shlex
+
+    if config.game_options:
+        raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
+    default = TrainConfig()
+    parts = ["smuggle", "train", config.env_id]
+    for field in dataclasses.fields(TrainConfig):
+        name, value = field.name, getattr(config, field.name)
+        always = name in ("num_players", "steps", "seed")
+        if name in _NOT_IN_COMMAND or (value == getattr(default, name) and not always) or value is None:
+            if name == "imitate" and value is None and default.imitate is not None:
+                parts += ["--imitate", "none"]
+            continue
+        if name == "imitate":
+            parts += ["--imitate", str(value)]
+        elif name in _FLAGS:
+            parts += [_FLAGS[name], str(value)]
+        else:
+            plain = list(value) if isinstance(value, tuple) else value
+            parts += ["--set", f"{name}={json.dumps(plain, separators=(',', ':'))}"]
+    return shlex.join(parts)
 
 
 def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:

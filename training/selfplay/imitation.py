@@ -78,16 +78,24 @@ def collect(
     max_decisions: int | None = None,
     progress: bool = False,
     privileged: bool = False,
+    random_share: float = 0.0,
 ) -> Demonstrations:
     """At least ``samples`` decisions of games with ``teacher_spec`` in every seat. ``privileged``:
     record what a privileged critic's learner is given (``State.global_observation``, whose
-    first block is the seat's own observation); the teachers act on their own either way."""
+    first block is the seat's own observation); the teachers act on their own either way.
+
+    ``random_share``: each seat of each game is played by the random agent with this chance
+    (one seat is always the teacher's), and only the teacher's decisions are recorded. A clone
+    that only ever saw its teacher at the table copies it badly where weak players sit too
+    (Smuggle: the clone won 24% against 3 rule bots but 12% at tables of 2 rule bots and a random
+    agent, where the rule bots won 44%)."""
     from agents import make_agent
     from agents.base import decide
 
     n = game.num_players
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher_spec, game, seed=None) for _ in range(n)]
+    randoms = [make_agent("random", game, seed=None) for _ in range(n)]
     obs: list[np.ndarray[Any, Any]] = []
     masks: list[np.ndarray[Any, Any]] = []
     actions: list[int] = []
@@ -98,6 +106,13 @@ def collect(
         state = driver.reset(int(rng.integers(2**63)))
         for agent in teachers:
             agent.reset(int(rng.integers(2**63)))
+        players = list(teachers)
+        if random_share:
+            weak = rng.random(n) < random_share
+            weak[int(rng.integers(n))] = False  # at least one teacher's seat
+            for p in np.flatnonzero(weak):
+                players[p] = randoms[p]
+                players[p].reset(int(rng.integers(2**63)))
         start = state.normalised_scores()
         rows: list[list[int]] = [[] for _ in range(n)]  # each seat's decisions (row indices)
         potentials: list[list[float]] = [[] for _ in range(n)]
@@ -106,6 +121,8 @@ def collect(
             state: State[Any], p: int, rows: list[list[int]] = rows, potentials: list[list[float]] = potentials
         ) -> int:
             """The teacher's decision, recorded with what the learner would have seen."""
+            if players[p] is not teachers[p]:
+                return decide(players[p], state, p)
             o = state.global_observation(p) if privileged else state.observation(p)
             m = state.legal_action_mask()
             a = decide(teachers[p], state, p)

@@ -56,7 +56,7 @@ import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
 
-from .config import BASELINES, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
+from .config import BASELINES, MIXED, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
 
@@ -90,6 +90,7 @@ def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> 
         gamma=c.gamma,
         max_decisions=c.max_decisions,
         progress=c.progress,
+        random_share=c.imitation_random_share,
     )
     stats = clone(
         model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef, progress=c.progress
@@ -162,6 +163,8 @@ class Trainer:
         self.game = make_game(config.env_id, **config.game_config())
         self.has_rule = rule_bot_available(self.game)
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
+        # What the periodic and final evaluations play: each baseline's table, and the mixed one.
+        self.eval_tables = self.baselines + ([MIXED] if self.has_rule and config.eval_mixed else [])
         self.schedule: dict[str, int] = {}
         self.latest_eval: dict[str, float] = {}
         self.best: dict[str, Any] | None = None  # the best periodic evaluation so far (keep_best)
@@ -170,6 +173,10 @@ class Trainer:
         self._phase = "setup"  # "warm start", "learning", "final evaluation": for Ctrl-C's notice
         self._sigint_handled = False  # run(handle_sigint=True) installed _on_sigint
         self._previous_sigint: Any = None
+        # Training time (warm start and learning, not the final evaluation), carried across
+        # resumes in the checkpoints: the training cost the model zoo records.
+        self._started = time.perf_counter()
+        self._wall_before = 0.0
 
     # ----- paths ---------------------------------------------------------------------------------
     @property
@@ -195,6 +202,7 @@ class Trainer:
         # Argument validation of every Categorical costs a third of the rollout time.
         torch.distributions.Distribution.set_default_validate_args(False)
         self.out.mkdir(parents=True, exist_ok=True)
+        self._started = time.perf_counter()
         checkpoint = self.latest_checkpoint() if resume else None
         if resume and checkpoint is None:
             self.log(f"no checkpoint in {self.out} yet: starting the run from the beginning")
@@ -346,6 +354,7 @@ class Trainer:
         self.league.save()
         self.schedule = dict(state["schedule"])
         self.best = state.get("best")
+        self._wall_before = float(state.get("wall_seconds", 0.0))
         _truncate_csv(self.out / "eval.csv", self.model.num_timesteps)
         self.log(
             f"resuming {self.config.env_id} from step {self.model.num_timesteps} "
@@ -410,7 +419,7 @@ class Trainer:
         t = self.model.num_timesteps
         results = [
             evaluate(self.game, agent, b, games, seed=self.config.eval_seed, max_decisions=self.config.max_decisions)
-            for b in self.baselines
+            for b in self.eval_tables
         ]
         path = self.out / "eval.csv"
         new = not path.exists()
@@ -454,7 +463,7 @@ class Trainer:
         agent = PPOAgent(self.game, str(path), deterministic=c.deterministic_eval)
         results = [
             evaluate(self.game, agent, b, c.final_eval_games, seed=c.eval_seed, max_decisions=c.max_decisions)
-            for b in self.baselines
+            for b in self.eval_tables
         ]
         key = self.selection_baseline
         rate = {r.opponent: r.win_rate for r in results}[key]
@@ -486,6 +495,11 @@ class Trainer:
             )
 
     # ----- checkpoints -------------------------------------------------------------------------------
+    def training_seconds(self) -> float:
+        """Wall-clock seconds spent training so far, over every resume (up to the checkpoint
+        each resumed from)."""
+        return self._wall_before + time.perf_counter() - self._started
+
     def save_checkpoint(self, plot: bool = True) -> Path:
         import torch
 
@@ -505,6 +519,7 @@ class Trainer:
             "league": self.league.to_dict(),
             "schedule": dict(self.schedule),
             "best": self.best,
+            "wall_seconds": self.training_seconds(),
         }
         if self.config.workers:  # each worker's games, observations, RNGs and statistics
             state["workers"] = self.venv.get_states()
@@ -537,6 +552,7 @@ class Trainer:
 
         c = self.config
         t = self.model.num_timesteps
+        wall = self.training_seconds()
         final_path = self.out / "final.zip"
         self.model.save(final_path)
         saved = None
@@ -562,6 +578,7 @@ class Trainer:
             "env_id": c.env_id,
             "num_players": self.game.num_players,
             "steps": t,
+            "training_wall_seconds": round(wall, 1),
             "model": str(final_path),
             "agent_spec": f"ppo:{final_path}",
             "best": best,
@@ -620,8 +637,12 @@ def _truncate_csv(path: Path, max_step: int) -> None:
 
 
 def read_eval_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The rows of an eval.csv, numbers as floats (an empty ``rival_win_rate``: None)."""
     with open(path, newline="", encoding="utf-8") as f:
-        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [
+            {k: (v if k == "opponent" else float(v) if v else None) for k, v in row.items()}
+            for row in csv.DictReader(f)
+        ]
 
 
 def plot_learning_curve(
@@ -640,6 +661,13 @@ def plot_learning_curve(
         x = [p[0] for p in pts]
         (line,) = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"vs {opponent}")
         ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=line.get_color(), alpha=0.2)
+        rivals = sorted(
+            (r["step"], r["rival_win_rate"])
+            for r in rows
+            if r["opponent"] == opponent and r.get("rival_win_rate") is not None
+        )
+        if rivals:  # a mixed table: the best opponent kind's win rate at the same tables
+            ax.plot(*zip(*rivals), ls="--", color=line.get_color(), lw=1, label=f"best rival at the {opponent} tables")
     if chance is not None:
         ax.axhline(chance, color="grey", ls="--", lw=1, label=f"chance ({100 * chance:.0f}%)")
     ax.set_xlabel("training steps (learner decisions)")

@@ -74,7 +74,7 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
             play_spec, fingerprint = "random", ""
         elif isinstance(agent, ZooAgent):  # pinned to the zoo's file now: a later zoo model is another agent
             path, fingerprint = _file_fingerprint(agent.path)
-            play_spec = f"ppo:{path}"
+            play_spec = f"{'ppo_argmax' if agent.deterministic else 'ppo'}:{path}"
         else:
             path, fingerprint = _file_fingerprint(arg)
             play_spec = f"{kind}{colon}{path}" if fingerprint else spec

@@ -57,3 +57,29 @@ def test_results_table_shows_rate_interval_and_chance():
     assert "trained vs 3 x random" in lines[2] and "61.3%" in lines[2] and "612.5" in lines[2]
     assert "[27.2%, 32.9%]" in lines[3] and "25.0%" in lines[3]
     assert np.isclose(EvalResult("rule", 0, 0, 0, 4).win_rate, 0.0)
+
+
+def test_a_mixed_table_seats_baselines_in_turn_and_tallies_their_wins_too():
+    game = make_game("smuggle_v0", num_players=4)
+    result = evaluate(game, RandomAgent(), "rule+random", games=8, seed=100)
+    assert result.opponent == "rule+random"
+    # Manual tally: opponents rule, random, rule (in turn), the agent inserted at seat g % 4.
+    others, labels = baseline_agents("rule+random", game, 100)[0], ["rule", "random", "rule"]
+    assert [type(a).__name__ for a in others][1] == "RandomAgent"
+    wins, rivals = 0.0, {"rule": 0.0, "random": 0.0}
+    for g in range(8):
+        lineup = list(baseline_agents("rule+random", game, 100)[0])
+        lineup.insert(g % 4, RandomAgent())
+        shares = win_shares(play_game(game, lineup, 100 + g).scores())
+        wins += shares[g % 4]
+        for label, share in zip(labels, shares[: g % 4] + shares[g % 4 + 1 :]):
+            rivals[label] += share
+    assert result.wins == wins
+    assert result.rival_rates == {"rule": rivals["rule"] / 16, "random": rivals["random"] / 8}
+    assert result.rival_win_rate == max(rivals["rule"] / 16, rivals["random"] / 8)
+    assert result.to_dict()["rivals"] == result.rival_rates
+    row = result.csv_row(5)
+    assert float(row[-1]) == pytest.approx(result.rival_win_rate)
+    assert "best rival at the table" in results_table([result])
+    single = evaluate(game, RandomAgent(), "rule", games=4, seed=100)
+    assert single.rival_win_rate is None and single.csv_row(5)[-1] == "" and "rivals" not in single.to_dict()

@@ -59,3 +59,29 @@ def test_cloning_makes_the_policy_play_like_the_teacher():
     stats = clone(model, data, epochs=3, batch_size=256, seed=0)
     assert nll() < 0.75 * before
     assert stats["teacher_over_half"] > 0.5 and stats["value_mse"] >= 0
+
+
+def test_random_seats_in_the_warm_start_play_but_are_not_recorded(monkeypatch):
+    import agents.base
+    from agents.base import RandomAgent
+
+    calls: list[tuple[bool, bytes, int]] = []
+    real = agents.base.decide
+
+    def spy(agent, state, seat):
+        action = real(agent, state, seat)
+        calls.append((isinstance(agent, RandomAgent), state.observation(seat).tobytes(), action))
+        return action
+
+    monkeypatch.setattr(agents.base, "decide", spy)
+    game = make_game("smuggle_v0", num_players=4)
+    data = collect(game, "rule", samples=400, seed=5, random_share=0.5)
+    taught = [(o, a) for weak, o, a in calls if not weak]
+    assert [(o.tobytes(), int(a)) for o, a in zip(data.observations, data.actions)] == taught
+    weak_share = sum(weak for weak, _, _ in calls) / len(calls)
+    assert 0.15 < weak_share < 0.6  # random agents really sat at the tables
+    calls.clear()
+    plain = collect(game, "rule", samples=400, seed=5)
+    assert not any(weak for weak, _, _ in calls) and len(plain) == len(calls)
+    again = collect(game, "rule", samples=400, seed=5, random_share=0.5)
+    assert np.array_equal(again.actions, data.actions)  # seeded

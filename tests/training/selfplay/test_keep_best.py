@@ -33,7 +33,7 @@ def test_the_best_periodic_checkpoint_is_kept_and_compared_with_the_last(tmp_pat
 
     info = summary["best"]
     assert info["step"] == best["step"] and info["model"].endswith("best.zip")
-    assert [r["opponent"] for r in info["results"]] == ["random", "rule"]
+    assert [r["opponent"] for r in info["results"]] == ["random", "rule", "rule+random"]
     last_rule = next(r["win_rate"] for r in summary["results"] if r["opponent"] == "rule")
     best_rule = next(r["win_rate"] for r in info["results"] if r["opponent"] == "rule")
     assert info["ship"] == (best_rule > last_rule)

@@ -115,7 +115,7 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
 
     # Evaluations: at 0, 1024 and the final one (2048), against each baseline.
     rows = _csv(a / "eval.csv")
-    baselines = ["random", "rule"] if has_rule else ["random"]
+    baselines = ["random", "rule", "rule+random"] if has_rule else ["random"]  # and the mixed table
     steps = sorted({int(r[0]) for r in rows[1:]})
     assert steps == [0, 1024, summary["steps"]] and summary["steps"] == STEPS
     assert {r[1] for r in rows[1:]} == set(baselines)

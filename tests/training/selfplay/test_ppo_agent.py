@@ -167,3 +167,34 @@ def test_a_person_can_play_against_the_trained_model(model_path, capsys, monkeyp
     out = capsys.readouterr().out
     assert f"P1 is ppo:{model_path}" in out and f"P1 (ppo:{model_path}):" in out
     assert "final scores:" in out
+
+
+def test_a_saved_numpy_policy_plays_exactly_like_its_model(model_path, tmp_path):
+    # The model zoo's format: the actor alone as .npz, loaded without torch.
+    game = make_game("smuggle_v0", num_players=3)
+    _, policy = load_model(model_path)
+    policy.save(tmp_path / "actor.npz")
+    copy = NumpyPolicy.load(tmp_path / "actor.npz")
+    for obs, _ in _positions(game, 30):
+        assert np.array_equal(copy.logits(obs), policy.logits(obs))
+    zipped, npz = PPOAgent(game, model_path, seed=2), PPOAgent(game, str(tmp_path / "actor.npz"), seed=2)
+    assert npz.model is None
+    positions = _positions(game, 40, seed=1)
+    assert [zipped.act(o, m) for o, m in positions] == [npz.act(o, m) for o, m in positions]
+    with pytest.raises(ValueError, match="trained for another game or player count"):
+        PPOAgent(make_game("smuggle_v0", num_players=4), str(tmp_path / "actor.npz"))
+
+
+def test_a_file_that_is_not_a_saved_numpy_policy_is_refused_on_one_line(tmp_path):
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    (tmp_path / "text.npz").write_text("not numpy\n")
+    layers = [(np.zeros((4, 3)), np.zeros(4), "Tanh"), (np.zeros((2, 5)), np.zeros(2), "Identity")]
+    NumpyPolicy(layers).save(tmp_path / "broken.npz")  # 4 outputs feeding 5 inputs
+    for name, message in (
+        ("other.npz", "KeyError"),
+        ("text.npz", "not a saved numpy policy"),
+        ("broken.npz", "do not chain"),
+    ):
+        with pytest.raises(ValueError, match=message) as info:
+            NumpyPolicy.load(tmp_path / name)
+        assert "\n" not in str(info.value)

@@ -1,0 +1,170 @@
+"""``smuggle zoo``: a finished training run joins the zoo as a numpy policy that plays exactly
+like its checkpoint, with the ``smuggle train`` command line that makes it again; the list
+shows it; bad requests are one line and change nothing. Also the shipped zoo itself: a model for
+every game at 4 players, small, verified, measured, playing legal games."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from agents import make_agent
+from agents.zoo import ZOO_DIR, manifest, sha256
+from smuggle_envs import ENV_IDS, make_game
+from training.cli import build_parser, main
+from training.selfplay.cli import _overrides
+from training.selfplay.config import TrainConfig, train_command
+from training.selfplay.trainer import Trainer
+
+from .selfplay.test_pipeline import tiny
+from .test_cli_errors import _one_line_error
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    """A finished (tiny) Smuggle training run with a best checkpoint."""
+    out = tmp_path_factory.mktemp("run")
+    config = tiny("smuggle_v0", steps=768, eval_every=256, eval_games=8, final_eval_games=8, seed=3, tensorboard=False)
+    Trainer(config, out, log=lambda _: None).run()
+    return out
+
+
+@pytest.fixture
+def zoo(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("SMUGGLE_ZOO", str(tmp_path / "zoo"))
+    return tmp_path / "zoo"
+
+
+def _actions(agent, game, seed: int = 0, limit: int = 60) -> list[int]:
+    state, out = game.new_initial_state(seed), []
+    while not state.is_terminal() and len(out) < limit:
+        a = int(agent.act(state.observation(state.current_player()), state.legal_action_mask()))
+        out.append(a)
+        state.apply_action(a)
+    return out
+
+
+def _config_of(command: str) -> TrainConfig:
+    """The TrainConfig that ``smuggle train`` builds from a command line."""
+    argv = shlex.split(command)
+    assert argv[:2] == ["smuggle", "train"]
+    args = build_parser().parse_args(argv[1:])
+    return TrainConfig(env_id=args.env_id, **_overrides(args))
+
+
+@pytest.mark.parametrize("checkpoint", ["recommended", "best", "final"])
+def test_a_run_joins_the_zoo_and_plays_like_its_checkpoint(run, zoo, checkpoint, capsys):
+    assert main(["zoo", "add", str(run), "--checkpoint", checkpoint]) == 0
+    entry = manifest()["smuggle_v0@4"]
+    summary = json.loads((run / "final_eval.json").read_text())
+    expected = (
+        Path(summary["recommended"].removeprefix("ppo:")).name if checkpoint == "recommended" else f"{checkpoint}.zip"
+    )
+    assert entry["checkpoint"] == expected
+    assert entry["file"] == "smuggle_v0-4p.npz" and entry["sha256"] == sha256(zoo / entry["file"])
+    assert entry["steps"] == (summary["best"]["step"] if expected == "best.zip" else summary["steps"])
+    assert (
+        entry["wall_minutes"] == round(summary["training_wall_seconds"] / 60, 1)
+        and summary["training_wall_seconds"] > 0
+    )
+    game = make_game("smuggle_v0", num_players=4)
+    for seed in (0, 1):
+        zoo_agent, ppo_agent = make_agent("zoo", game, seed=seed), make_agent(f"ppo:{run / expected}", game, seed=seed)
+        assert _actions(zoo_agent, game, seed) == _actions(ppo_agent, game, seed)
+    assert "added smuggle_v0@4" in capsys.readouterr().out
+
+
+def test_argmax_makes_the_zoo_model_play_its_most_probable_action(run, zoo):
+    main(["zoo", "add", str(run), "--checkpoint", "final", "--argmax"])
+    assert manifest()["smuggle_v0@4"]["deterministic"] is True
+    game = make_game("smuggle_v0", num_players=4)
+    assert _actions(make_agent("zoo", game, seed=1), game) == _actions(
+        make_agent(f"ppo_argmax:{run / 'final.zip'}", game, seed=2), game
+    )
+
+
+def test_the_recorded_command_rebuilds_the_runs_config(run, zoo):
+    main(["zoo", "add", str(run)])
+    rebuilt = _config_of(manifest()["smuggle_v0@4"]["command"]).to_dict()
+    saved = json.loads((run / "config.json").read_text())
+    for field in ("progress", "tensorboard", "vec"):  # do not change the model (train_command's docstring)
+        rebuilt.pop(field), saved.pop(field)
+    assert rebuilt == saved
+
+
+def test_train_command_covers_flags_sets_and_no_warm_start():
+    config = TrainConfig(
+        env_id="ciq_v0", num_players=3, steps=1000, imitate=None, net_arch=(64, 64), weighting="variance"
+    )
+    command = train_command(config)
+    assert "--imitate none" in command and "--players 3" in command and "net_arch=[64,64]" in command
+    assert _config_of(command) == config
+
+
+def test_the_list_shows_each_model_and_how_to_make_it(run, zoo, capsys):
+    main(["zoo"])
+    assert "is empty" in capsys.readouterr().out
+    main(["zoo", "add", str(run)])
+    capsys.readouterr()
+    main(["zoo"])
+    out = capsys.readouterr().out
+    entry = manifest()["smuggle_v0@4"]
+    assert "zoo:smuggle_v0@4" in out and str(entry["steps"]) in out and entry["command"] in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["zoo", "add"], "needs the training run's folder"),
+        (["zoo", "add", "/no/such/run"], "holds no finished training run"),
+        (["zoo", "list", "runs/x"], "takes no RUN_DIR"),
+    ],
+)
+def test_bad_requests_are_one_line_and_change_nothing(zoo, argv, message, capsys):
+    assert main(argv) == 2
+    assert message in _one_line_error(capsys)
+    assert not zoo.exists()
+
+
+def test_a_checkpoint_the_run_does_not_have_is_refused(run, zoo, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    (copy / "best.zip").unlink()
+    assert main(["zoo", "add", str(copy), "--checkpoint", "best"]) == 2
+    assert "has no best.zip" in _one_line_error(capsys)
+    assert not zoo.exists()
+
+
+# ----- the shipped zoo ---------------------------------------------------------------------------
+def _shipped() -> dict:
+    return json.loads((ZOO_DIR / "models.json").read_text(encoding="utf-8"))
+
+
+def test_the_zoo_ships_a_model_for_every_game_at_4_players():
+    assert sorted(_shipped()) == sorted(f"{env_id}@4" for env_id in ENV_IDS)
+
+
+@pytest.mark.parametrize("key", sorted(_shipped()))
+def test_each_shipped_model_is_small_verified_measured_and_plays(key, monkeypatch):
+    monkeypatch.delenv("SMUGGLE_ZOO", raising=False)
+    entry = _shipped()[key]
+    path = ZOO_DIR / entry["file"]
+    assert path.stat().st_size < 5_000_000 and sha256(path) == entry["sha256"]
+    assert entry["command"].startswith(f"smuggle train {entry['env_id']} --players 4 ")
+    measured = entry["eval"]
+    assert measured["random"]["games"] >= 1000 and measured["rule"]["games"] >= 1000
+    assert measured["mixed"]["tournament_games"] >= 1000
+    game = make_game(entry["env_id"], num_players=4)
+    agent = make_agent(f"zoo:{key}", game, seed=0)
+    state = game.new_initial_state(0)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        action = int(agent.act(state.observation(state.current_player()), state.legal_action_mask()))
+        assert action in state.legal_actions()
+        state.apply_action(action)

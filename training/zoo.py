@@ -1,0 +1,194 @@
+"""The ``smuggle zoo`` subcommand: list the model zoo with its strength table, or add a trained
+run's model to it.
+
+    smuggle zoo                              # every model: steps, cost, measured strength
+    smuggle zoo add runs/zoo/smuggle_v0      # the run's recommended model joins the zoo
+
+``add`` takes the model ``smuggle train`` recommended (``final_eval.json``: ``best.zip`` or
+``final.zip``, whichever won the final evaluation against the rule bot), or ``--checkpoint
+best|final``, and records how to make it again: the ``smuggle train`` command line rebuilt from
+the run's ``config.json`` (``training.selfplay.config.train_command``), the checkpoint, its step,
+the commit, and the training's wall time. Strength is measured afterwards by
+``python benchmarks/zoo.py`` (1000 games against 3 rule bots, 1000 against 3 random agents, and
+a mixed-field tournament), which writes it into the manifest; ``smuggle zoo`` prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+CHECKPOINTS = ("recommended", "best", "final")
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "zoo",
+        help="list the shipped trained models, or add a run's model",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Without arguments: every model in the zoo (agent spec zoo:ENV_ID@N) with its\n"
+        "training steps and cost, and its win rates with 95% intervals against 3 random\n"
+        "agents, 3 rule bots and in a mixed field, as measured by benchmarks/zoo.py,\n"
+        "then the command that trains it again.\n\n"
+        "add RUN_DIR: put the policy of a finished 'smuggle train' run in the zoo (a numpy\n"
+        ".npz of its policy network: small, and no torch needed to play it), replacing\n"
+        "the model for the same game and player count; --argmax makes it play its most\n"
+        "probable action (where that measured stronger). SMUGGLE_ZOO=DIR uses DIR as the zoo.",
+        epilog="examples:\n  smuggle zoo\n  smuggle zoo add runs/zoo/smuggle_v0\n"
+        "  smuggle zoo add runs/zoo/ciq_v0 --checkpoint final\n"
+        "  smuggle match smuggle_v0 --agents zoo,rule,rule,rule --games 300",
+    )
+    p.add_argument("action", nargs="?", choices=("list", "add"), default="list", help="list (default) or add")
+    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="with add: the training run's folder")
+    p.add_argument(
+        "--checkpoint",
+        choices=CHECKPOINTS,
+        default="recommended",
+        help="with add: the run's model to ship (default: the one its final evaluation recommended)",
+    )
+    p.add_argument("--argmax", action="store_true", help="with add: the model plays its most probable action")
+    p.set_defaults(func=cmd_zoo)
+    parser: argparse.ArgumentParser = p
+    return parser
+
+
+def cmd_zoo(args: argparse.Namespace) -> int:
+    from training.match import UsageError
+
+    if args.action == "list":
+        if args.run_dir:
+            raise UsageError("smuggle zoo list takes no RUN_DIR (did you mean: smuggle zoo add RUN_DIR?)")
+        print(zoo_table())
+        return 0
+    if not args.run_dir:
+        raise UsageError("smuggle zoo add needs the training run's folder, e.g. smuggle zoo add runs/zoo/smuggle_v0")
+    key, entry = add_run(Path(args.run_dir), args.checkpoint, deterministic=args.argmax)
+    print(
+        f"added {key}: {entry['file']} ({entry['checkpoint']}, step {entry['steps']}); measure it with "
+        f"python benchmarks/zoo.py --only {key}"
+    )
+    return 0
+
+
+def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = False) -> tuple[str, dict[str, Any]]:
+    """Add the model of the training run in ``run`` to the zoo (see the module docstring)."""
+    from agents.zoo import add_model
+    from smuggle_envs import make_game
+    from training.match import UsageError
+
+    from .selfplay.config import train_command
+    from .selfplay.trainer import load_config
+
+    summary_path = run / "final_eval.json"
+    if not (run / "config.json").exists() or not summary_path.exists():
+        raise UsageError(f"{run} holds no finished training run (no config.json and final_eval.json)")
+    config = load_config(run)
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    model = _checkpoint_path(run, summary, checkpoint)
+    if not model.exists():
+        raise UsageError(f"{run} has no {model.name} (the run kept no such checkpoint)")
+    best = summary.get("best") or {}
+    steps = best["step"] if model.name == "best.zip" and best else summary["steps"]
+    info = {
+        "command": train_command(config),
+        "checkpoint": model.name,
+        "deterministic": deterministic,
+        "steps": steps,
+        "trained_steps": summary["steps"],
+        "commit": _commit(),
+        "wall_minutes": round(_wall_seconds(run, summary) / 60, 1),
+        "cores": max(config.workers, 1),
+        # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
+        "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
+    }
+    game = make_game(config.env_id, **config.game_config())
+    return add_model(model, game, info)
+
+
+def _checkpoint_path(run: Path, summary: dict[str, Any], checkpoint: str) -> Path:
+    if checkpoint == "recommended":  # by name: the run folder may have moved since
+        return run / Path(summary["recommended"].removeprefix("ppo:")).name
+    return run / f"{checkpoint}.zip"
+
+
+def _results_of(summary: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The final evaluation's rows for the shipped model (best.zip's or final.zip's)."""
+    if name == "best.zip" and summary.get("best"):
+        return list(summary["best"]["results"])
+    return list(summary["results"])
+
+
+def _rate(row: dict[str, Any]) -> dict[str, Any]:
+    return {"games": row["games"], "win_rate": row["win_rate"], "ci": [row["ci_low"], row["ci_high"]]}
+
+
+def _wall_seconds(run: Path, summary: dict[str, Any]) -> float:
+    """The trainer's own count (warm start and learning, over resumes), or for runs from before
+    it kept one, config.json's time (written at the start) to final.zip's (the end)."""
+    if "training_wall_seconds" in summary:
+        return float(summary["training_wall_seconds"])
+    return (run / "final.zip").stat().st_mtime - (run / "config.json").stat().st_mtime
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
+    except OSError:
+        return "?"
+    return out.stdout.strip() or "?"
+
+
+def _cell(rate: dict[str, Any] | None) -> str:
+    if not rate:
+        return "-"
+    lo, hi = rate["ci"]
+    return f"{100 * rate['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({rate['games']})"
+
+
+def zoo_table() -> str:
+    """The zoo as a table: one row per model, then each model's training command."""
+    from agents.zoo import manifest, zoo_dir
+    from training.match import format_table
+
+    entries = manifest()
+    if not entries:
+        return f"the model zoo ({zoo_dir()}) is empty"
+    rows, commands = [], []
+    for key, e in entries.items():
+        measured = e.get("eval", {})
+        mixed = measured.get("mixed")
+        place = f"{mixed['rank_rating']}/{mixed['rank_win_rate']} of {mixed['agents']}" if mixed else "-"
+        rows.append(
+            [
+                f"zoo:{key}",
+                f"{e.get('steps', '?')} ({e.get('checkpoint', '?')})",
+                "argmax" if e.get("deterministic") else "sampled",
+                f"{e.get('wall_minutes', '?')} min x {e.get('cores', 1)} core",
+                _cell(measured.get("random")),
+                _cell(measured.get("rule")),
+                _cell(mixed),
+                place,
+            ]
+        )
+        commands.append(f"zoo:{key}: {e.get('command', '?')}  (then the run's {e.get('checkpoint', 'final.zip')})")
+    header = [
+        "agent",
+        "steps (checkpoint)",
+        "plays",
+        "training",
+        "vs 3 random",
+        "vs 3 rule bots",
+        "mixed field",
+        "place",
+    ]
+    note = (
+        "win rate [95% interval] (games); mixed field: the model, 2 rule bots and 2 random agents;\n"
+        "place: by rating / by win rate. Measured by benchmarks/zoo.py; '-' not measured yet."
+    )
+    return "\n".join([format_table(header, rows), note, "", "reproduce:", *commands])
+
+
+__all__ = ["add_run", "cmd_zoo", "register", "zoo_table"]
