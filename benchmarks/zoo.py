@@ -3,6 +3,7 @@
     python benchmarks/zoo.py                         # every model, 1000 games per table, writes the manifest
     python benchmarks/zoo.py --only smuggle_v0@4     # one model
     python benchmarks/zoo.py --games 200 --no-write  # a quick look, the manifest untouched
+    python benchmarks/zoo.py --report                # the table and figure again, no games played
 
 For each model ``zoo:ENV_ID@N``: ``--games`` seeded games against ``N - 1`` random agents and
 ``--games`` against ``N - 1`` rule bots, seats rotated (game g: seed ``--seed + g``, the model in
@@ -164,12 +165,16 @@ def _commit() -> str:
     return out.stdout.strip() or "?"
 
 
-def replot(path: Path) -> None:
-    """Draw the figure again from the manifest's measurements (no games played)."""
+def report(path: Path) -> None:
+    """Print the table and draw the figure again from the manifest's measurements (no games)."""
     from agents.zoo import manifest
 
     entries = manifest()
-    plot(entries, sorted(k for k in entries if "eval" in entries[k]), path)
+    keys = sorted(k for k in entries if "eval" in entries[k])
+    print(markdown(entries, keys))
+    for key in keys:
+        print(f"- `zoo:{key}`: `{entries[key]['command']}`, then its {entries[key]['checkpoint']}")
+    plot(entries, keys, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,10 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="runs/benchmark/zoo", help="tournament databases (default runs/benchmark/zoo)")
     p.add_argument("--plot", default="docs/img/zoo.png", help="the figure (default docs/img/zoo.png)")
     p.add_argument("--no-write", action="store_true", help="leave agents/zoo/models.json as it is")
-    p.add_argument("--plot-only", action="store_true", help="redraw the figure from the manifest, play nothing")
+    p.add_argument("--report", action="store_true", help="the table and figure from the manifest, no games played")
     args = p.parse_args(argv)
-    if args.plot_only:
-        replot(Path(args.plot))
+    if args.report:
+        report(Path(args.plot))
         return 0
 
     manifest = read_manifest()

@@ -110,15 +110,19 @@ def collect(
         if random_share:
             weak = rng.random(n) < random_share
             weak[int(rng.integers(n))] = False  # at least one teacher's seat
-            for p in np.flatnonzero(weak):
-                players[p] = randoms[p]
-                players[p].reset(int(rng.integers(2**63)))
+            for seat in map(int, np.flatnonzero(weak)):
+                players[seat] = randoms[seat]
+                players[seat].reset(int(rng.integers(2**63)))
         start = state.normalised_scores()
         rows: list[list[int]] = [[] for _ in range(n)]  # each seat's decisions (row indices)
         potentials: list[list[float]] = [[] for _ in range(n)]
 
         def teach(
-            state: State[Any], p: int, rows: list[list[int]] = rows, potentials: list[list[float]] = potentials
+            state: State[Any],
+            p: int,
+            rows: list[list[int]] = rows,
+            potentials: list[list[float]] = potentials,
+            players: list[Any] = players,
         ) -> int:
             """The teacher's decision, recorded with what the learner would have seen."""
             if players[p] is not teachers[p]:

@@ -174,7 +174,7 @@ def _resolve(st: ImportExportState, s: int, bidders: Sequence[int], bids: dict[i
     return winner, price, tied, paid, fee, min(M.import_take(st, winner), len(source))
 
 
-def _note(st: ImportExportState, action: int) -> Note | None:
+def decision_note(st: ImportExportState, action: int) -> Note | None:
     """What a decision about to be applied tells, read from the state before it (None: nothing
     this analysis counts)."""
     ask = st.ask
@@ -254,7 +254,7 @@ class ImportExportAnalysis(PerAgentAnalysis, BaseObserver):
 
     def on_action(self, state: State[Any], player: int, action: int) -> None:
         assert isinstance(state, ImportExportState)
-        note = _note(state, action)
+        note = decision_note(state, action)
         if note is not None:
             self._count(note, self._seats)
 

@@ -45,7 +45,7 @@ from smuggle_envs.games.illegal import actions as illegal_actions
 from smuggle_envs.games.illegal.vocab import REACT, TRADE_ANSWER
 from smuggle_envs.games.smuggle import actions as smuggle_actions
 from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, OFFICER, REAL_BAG, RECEIVE
-from training.tournament.analytics_import_export import _note as import_note
+from training.tournament.analytics_import_export import decision_note as import_note
 
 Settle = Callable[[Any], str | None]
 """Reads the position after the action; returns its mark."""
