@@ -72,6 +72,10 @@ class TrainConfig:
     # Share of the warm start's seats played by the random agent (not recorded): the clone then
     # sees how its teacher plays with weak players at the table (see ``imitation.collect``).
     imitation_random_share: float = 0.0
+    # DAgger rounds after the first clone: the clone plays (samples / 2 decisions a round), the
+    # teacher labels its positions, and the clone is fitted again on all of it (newest first
+    # when over the memory cap). 0: plain behaviour cloning.
+    imitation_dagger: int = 0
     # league
     snapshot_every: int = 50_000
     max_snapshots: int = 3  # with the rule bot, about half the seats are its
@@ -126,6 +130,7 @@ class TrainConfig:
             "max_snapshots",
             "imitation_samples",
             "imitation_epochs",
+            "imitation_dagger",
         ):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:

@@ -79,6 +79,7 @@ def collect(
     progress: bool = False,
     privileged: bool = False,
     random_share: float = 0.0,
+    student: Any = None,
 ) -> Demonstrations:
     """At least ``samples`` decisions of games with ``teacher_spec`` in every seat. ``privileged``:
     record what a privileged critic's learner is given (``State.global_observation``, whose
@@ -88,7 +89,12 @@ def collect(
     (one seat is always the teacher's), and only the teacher's decisions are recorded. A clone
     that only ever saw its teacher at the table copies it badly where weak players sit too
     (Smuggle: the clone won 24% against 3 rule bots but 12% at tables of 2 rule bots and a random
-    agent, where the rule bots won 44%)."""
+    agent, where the rule bots won 44%).
+
+    ``student`` (DAgger, Ross et al. 2011): an agent that plays every teacher's seat instead of
+    it, while the teacher's decision in the same position is what is recorded; the returns are
+    the student's own. The clone then learns what to do in the positions its own mistakes lead
+    to, not only in those its teacher would reach."""
     from agents import make_agent
     from agents.base import decide
 
@@ -135,7 +141,7 @@ def collect(
             obs.append(o)
             masks.append(m.astype(bool))
             actions.append(a)
-            return a
+            return a if student is None else decide(student, state, p)
 
         driver.play(teach)
         end = state.normalised_scores()
@@ -164,6 +170,14 @@ def collect(
         np.asarray(actions, np.int64),
         np.asarray([g for _, g in order], np.float32),
     )
+
+
+def join(first: Demonstrations, second: Demonstrations, limit: int) -> Demonstrations:
+    """Both sets of demonstrations, keeping the newest ``limit`` rows (memory)."""
+    parts = [
+        np.concatenate([getattr(first, f.name), getattr(second, f.name)])[-limit:] for f in dataclasses.fields(first)
+    ]
+    return Demonstrations(*parts)
 
 
 def clone(

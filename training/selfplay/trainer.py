@@ -74,10 +74,14 @@ if TYPE_CHECKING:
 _DEMO_BYTES = 512 * 2**20
 
 
-def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> tuple[Any, dict[str, float]]:
+def warm_start(
+    model: MaskablePPO, game: Game, c: TrainConfig, samples: int, limit: int | None = None
+) -> tuple[Any, dict[str, float]]:
     """Behaviour cloning of ``c.imitate`` into ``model`` from ``samples`` recorded decisions, under
-    the learner's own reward (see ``imitation``); returns the demonstrations and the fit's stats."""
-    from .imitation import clone, collect
+    the learner's own reward (see ``imitation``), then ``c.imitation_dagger`` DAgger rounds of
+    ``samples / 2`` more, keeping at most ``limit`` rows (default: all); returns the
+    demonstrations and the last fit's stats."""
+    from .imitation import clone, collect, join
 
     data = collect(
         game,
@@ -95,6 +99,34 @@ def warm_start(model: MaskablePPO, game: Game, c: TrainConfig, samples: int) -> 
     stats = clone(
         model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef, progress=c.progress
     )
+    from agents.ppo import NumpyPolicy, PolicyAgent
+
+    for round_ in range(1, c.imitation_dagger + 1):  # DAgger: the clone plays, the teacher labels
+        student = PolicyAgent(NumpyPolicy.from_sb3(model.policy), seed=c.seed + round_)
+        more = collect(
+            game,
+            c.imitate or "rule",
+            max(1, samples // 2),
+            seed=c.seed + round_,
+            privileged=c.critic == "privileged",
+            reward_mode=c.reward_mode,
+            dense_score=c.dense_score,
+            gamma=c.gamma,
+            max_decisions=c.max_decisions,
+            progress=c.progress,
+            random_share=c.imitation_random_share,
+            student=student,
+        )
+        data = join(data, more, limit or len(data) + len(more))
+        stats = clone(
+            model,
+            data,
+            c.imitation_epochs,
+            batch_size=c.batch_size,
+            seed=c.seed + round_,
+            vf_coef=c.vf_coef,
+            progress=c.progress,
+        )
     return data, stats
 
 
@@ -315,8 +347,9 @@ class Trainer:
         from gymnasium.spaces import flatdim
 
         row_bytes = 4 * flatdim(self.model.observation_space) + self.game.num_actions
-        samples = min(c.imitation_samples, max(10_000, _DEMO_BYTES // row_bytes))
-        data, stats = warm_start(self.model, self.game, c, samples)
+        cap = max(10_000, _DEMO_BYTES // row_bytes)
+        samples = min(c.imitation_samples, cap)
+        data, stats = warm_start(self.model, self.game, c, samples, limit=cap)
         self.log(
             f"warm start: cloned {c.imitate!r} from {len(data)} decisions in "
             f"{time.perf_counter() - start:.0f}s (the teacher's action gets over half the "

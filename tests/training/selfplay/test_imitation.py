@@ -85,3 +85,62 @@ def test_random_seats_in_the_warm_start_play_but_are_not_recorded(monkeypatch):
     assert not any(weak for weak, _, _ in calls) and len(plain) == len(calls)
     again = collect(game, "rule", samples=400, seed=5, random_share=0.5)
     assert np.array_equal(again.actions, data.actions)  # seeded
+
+
+def test_dagger_records_the_teachers_labels_in_the_positions_the_student_reaches(monkeypatch):
+    import agents.base
+    from agents.base import RandomAgent
+
+    class First(RandomAgent):
+        """A student that always plays its first legal action."""
+
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(action_mask)[0])
+
+    labels: list[tuple[bytes, int]] = []
+    real = agents.base.decide
+
+    def spy(agent, state, seat):
+        action = real(agent, state, seat)
+        if not isinstance(agent, RandomAgent):  # the teacher's decisions
+            labels.append((state.observation(seat).tobytes(), action))
+        return action
+
+    monkeypatch.setattr(agents.base, "decide", spy)
+    game = make_game("smuggle_v0", num_players=3)
+    data = collect(game, "rule", samples=300, seed=2, student=First())
+    assert [(o.tobytes(), int(a)) for o, a in zip(data.observations, data.actions)] == labels
+    # The student's moves were played: its first-legal-action choices differ from the labels.
+    firsts = np.array([int(np.flatnonzero(m)[0]) for m in data.masks])
+    assert (firsts != data.actions).any()
+    plain = collect(game, "rule", samples=300, seed=2)
+    assert not np.array_equal(plain.observations[: len(data)], data.observations[: len(plain)])
+
+
+def test_join_keeps_the_newest_rows():
+    from training.selfplay.imitation import Demonstrations, join
+
+    def demos(start, n):
+        return Demonstrations(
+            np.full((n, 2), start, np.float32),
+            np.ones((n, 3), bool),
+            np.arange(start, start + n),
+            np.zeros(n, np.float32),
+        )
+
+    both = join(demos(0, 4), demos(10, 3), limit=5)
+    assert both.actions.tolist() == [2, 3, 10, 11, 12] and both.observations.shape == (5, 2)
+
+
+def test_a_warm_start_with_dagger_rounds_fits_more_data(tmp_path):
+    from training.selfplay.trainer import Trainer
+
+    from .test_pipeline import tiny
+
+    logs: list[str] = []
+    Trainer(tiny("smuggle_v0", steps=256, imitation_dagger=1, tensorboard=False), tmp_path, log=logs.append).run()
+    import re
+
+    line = next(line for line in logs if line.startswith("warm start: cloned"))
+    decisions = int(re.search(r"from (\d+) decisions", line).group(1))
+    assert decisions >= 500 + 250  # the first 500 and the DAgger round's 250 (whole games: at least)

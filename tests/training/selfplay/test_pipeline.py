@@ -177,7 +177,7 @@ def test_resume_with_more_steps_continues_from_the_final_checkpoint(tmp_path):
     Trainer(config, tmp_path, log=logs.append).run(resume=True)
     assert any("already trained" in line for line in logs)
     rows = _csv(tmp_path / "eval.csv")
-    assert [int(r[0]) for r in rows[1:]].count(1024) == 2  # random and rule, once each
+    assert [int(r[0]) for r in rows[1:]].count(1024) == 3  # random, rule and the mixed table, once each
 
 
 def test_bad_configs_are_clear_errors(tmp_path):
