@@ -8,7 +8,9 @@ run's model to it.
 ``final.zip``, whichever won the final evaluation against the rule bot), or ``--checkpoint
 best|final``, and records how to make it again: the ``smuggle train`` command line rebuilt from
 the run's ``config.json`` (``training.selfplay.config.train_command``), the checkpoint, its step,
-the commit, and the training's wall time. Strength is measured afterwards by
+the commit, and the training's wall time. ``--argmax`` marks the model to play its most
+probable action (``"deterministic": true``; compare both first with
+``benchmarks/compare_models.py``). Strength is measured afterwards by
 ``python benchmarks/zoo.py`` (1000 games against 3 rule bots, 1000 against 3 random agents, and
 a mixed-field tournament), which writes it into the manifest; ``smuggle zoo`` prints it.
 """
