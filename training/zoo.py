@@ -96,6 +96,7 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
     steps = best["step"] if model.name == "best.zip" and best else summary["steps"]
     info = {
         "command": train_command(config),
+        "seed": config.seed,
         "checkpoint": model.name,
         "deterministic": deterministic,
         "steps": steps,

@@ -65,6 +65,7 @@ def test_a_run_joins_the_zoo_and_plays_like_its_checkpoint(run, zoo, checkpoint,
     )
     assert entry["checkpoint"] == expected
     assert entry["file"] == "smuggle_v0-4p.npz" and entry["sha256"] == sha256(zoo / entry["file"])
+    assert entry["seed"] == 3 and entry["env_id"] == "smuggle_v0" and entry["players"] == 4
     assert entry["steps"] == (summary["best"]["step"] if expected == "best.zip" else summary["steps"])
     assert (
         entry["wall_minutes"] == round(summary["training_wall_seconds"] / 60, 1)
@@ -156,6 +157,7 @@ def test_each_shipped_model_is_small_verified_measured_and_plays(key, monkeypatc
     path = ZOO_DIR / entry["file"]
     assert path.stat().st_size < 5_000_000 and sha256(path) == entry["sha256"]
     assert entry["command"].startswith(f"smuggle train {entry['env_id']} --players 4 ")
+    assert f"--seed {entry['seed']} " in entry["command"] and entry["players"] == 4 and entry["commit"]
     measured = entry["eval"]
     assert measured["random"]["games"] >= 1000 and measured["rule"]["games"] >= 1000
     assert measured["mixed"]["tournament_games"] >= 1000
