@@ -82,6 +82,10 @@ class TrainConfig:
     weighting: str = "hard"
     baselines_in_league: tuple[str, ...] = ("rule", "random")
     baseline_share: float = 0.0  # at least this share of opponent draws for them (League)
+    # Share of games at a mixed table (the rule bot and the random agent in turn round the table,
+    # as the mixed evaluation) instead of per-seat league draws (issue #14: self-play otherwise
+    # never meets weak and strong players together and trains that play away).
+    mixed_tables: float = 0.0
     # bookkeeping
     checkpoint_every: int = 50_000
     eval_every: int = 50_000
@@ -160,6 +164,10 @@ class TrainConfig:
                 )
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
+        if isinstance(self.mixed_tables, bool) or not isinstance(self.mixed_tables, (int, float)):
+            raise ConfigError(f"mixed_tables must be a number in [0, 1], got {self.mixed_tables!r}")
+        if not 0.0 <= self.mixed_tables <= 1.0:
+            raise ConfigError(f"mixed_tables must be a number in [0, 1], got {self.mixed_tables!r}")
         for name in ("baseline_share", "imitation_random_share"):
             share = getattr(self, name)
             if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
@@ -268,6 +276,7 @@ def _make_env(
     max_decisions: int | None,
     ignore_sigint: bool = False,
     privileged: bool = False,
+    mixed_tables: float = 0.0,
 ) -> gym.Env[Any, Any]:
     # A module-level function (not a lambda) so subprocess workers can unpickle it.
     from .single_agent import SelfPlayEnv
@@ -284,6 +293,7 @@ def _make_env(
         dense_score=dense_score,
         max_decisions=max_decisions,
         privileged=privileged,
+        mixed_tables=mixed_tables,
     )
 
 
@@ -302,6 +312,7 @@ def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None)
         config.max_decisions,
         kind == "subprocess",
         config.critic == "privileged",
+        config.mixed_tables,
     )
     fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
     venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)

@@ -89,6 +89,7 @@ class SelfPlayEnv(gym.Env):
         agent_factory: AgentFactory | None = None,
         learner_seat: int | None = None,
         privileged: bool = False,
+        mixed_tables: float = 0.0,
     ):
         if isinstance(game, str):
             from smuggle_envs import make_game
@@ -108,6 +109,12 @@ class SelfPlayEnv(gym.Env):
         self._potential = 0.0
         self.max_decisions = max_decisions
         self.learner_seat = learner_seat
+        if not 0.0 <= mixed_tables <= 1.0:
+            raise ConfigError(f"mixed_tables must be in [0, 1], got {mixed_tables!r}")
+        # The share of games played at a mixed table: the pool's rule bot and random agent in
+        # turn round the table, instead of an independent draw per seat (which almost never
+        # seats both once the league weights the random agent down).
+        self.mixed_tables = float(mixed_tables)
         self.agent_factory = agent_factory or default_agent_factory
         layout = game.observation_layout
         # A privileged critic's learner is given every seat's observation, its own first (see
@@ -155,6 +162,19 @@ class SelfPlayEnv(gym.Env):
             agent = self._agents[key] = self.agent_factory(spec, self.game, None)
         return agent
 
+    def _mixed_table(self, seat: int, picks: np.ndarray) -> np.ndarray:
+        """The rule bot and the random agent in turn in the other seats (from the seat after the
+        learner's), as the trainer's mixed evaluation table; ``picks`` unchanged if the pool lacks
+        either."""
+        ids = [i for i, _ in self.pool]
+        if "rule" not in ids or "random" not in ids:
+            return picks
+        kinds = (ids.index("rule"), ids.index("random"))
+        table = picks.copy()
+        for k in range(1, self.num_players):
+            table[(seat + k) % self.num_players] = kinds[(k - 1) % 2]
+        return table
+
     # ----- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -164,6 +184,8 @@ class SelfPlayEnv(gym.Env):
             seat = int(rng.integers(n)) if self.learner_seat is None else self.learner_seat
             game_seed = int(rng.integers(_SEED_BOUND))
             picks = rng.choice(len(self.pool), size=n, p=self.probs)
+            if self.mixed_tables and rng.random() < self.mixed_tables:
+                picks = self._mixed_table(seat, picks)
             agent_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
             ids = [None if p == seat else self.pool[picks[p]][0] for p in range(n)]
             specs = [None if p == seat else self.pool[picks[p]][1] for p in range(n)]

@@ -142,6 +142,9 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
         (["train", "smuggle_v0", "--set", "learning_rate"], UsageError, "expected KEY=VALUE"),
         (["train", "smuggle_v0", "--set", "learning_rate=fast"], UsageError, "expected a float"),
         (["train", "smuggle_v0", "--set", "baseline_share=2"], ConfigError, "baseline_share must be"),
+        (["train", "smuggle_v0", "--set", "mixed_tables=2"], ConfigError, "mixed_tables must be"),
+        (["train", "smuggle_v0", "--set", "imitation_random_share=1"], ConfigError, "imitation_random_share must be"),
+        (["train", "smuggle_v0", "--set", "imitation_dagger=-1"], ConfigError, "imitation_dagger must be"),
     ],
 )
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):

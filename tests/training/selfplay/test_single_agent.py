@@ -334,6 +334,32 @@ def test_learner_seat_can_be_fixed_and_opponents_follow_the_pool_weights():
         env.set_pool([("a", "random")], [-1])
 
 
+def test_mixed_tables_seat_the_rule_bot_and_the_random_agent_in_turn():
+    pool, weights = [("rule", "rule"), ("random", "random"), ("snap", "random")], [0, 0, 1]
+    env = SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=pool, weights=weights, mixed_tables=1.0)
+    for seed in range(20):
+        env.reset(seed=seed)
+        seat = env.seat
+        after = [env.opponent_ids[(seat + k) % 4] for k in (1, 2, 3)]
+        assert after == ["rule", "random", "rule"]  # from the seat after the learner's
+    plain = SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=pool, weights=weights)
+    plain.reset(seed=0)
+    assert [i for i in plain.opponent_ids if i] == ["snap"] * 3  # per-seat draws: the weights
+    half = SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=pool, weights=weights, mixed_tables=0.5)
+    mixed = 0
+    for seed in range(80):
+        half.reset(seed=seed)
+        mixed += "rule" in half.opponent_ids
+    assert 24 < mixed < 56
+    no_random = SelfPlayEnv(
+        "smuggle_v0", {"num_players": 4}, pool=[("rule", "rule"), ("snap", "random")], weights=[0, 1], mixed_tables=1.0
+    )
+    no_random.reset(seed=0)
+    assert [i for i in no_random.opponent_ids if i] == ["snap"] * 3  # no random agent in the pool: a normal draw
+    with pytest.raises(ConfigError, match="mixed_tables"):
+        SelfPlayEnv("smuggle_v0", {"num_players": 4}, mixed_tables=1.5)
+
+
 # ----- hidden information ---------------------------------------------------------------------------
 class Spy:
     """An opponent that checks every observation it is given against the engine, then plays
