@@ -14,9 +14,9 @@ critic, no optimizer state, no torch needed to play it) in ``agents/zoo/``, list
 
 ``add_model`` writes the file and its entry (``smuggle zoo add RUN_DIR``); ``eval`` is what
 ``benchmarks/zoo.py`` measured. ``deterministic``: the model plays its most probable legal
-action instead of sampling its policy (chosen per model by measuring both). The checksum is verified on load, so a damaged or swapped file is
-refused. It plays like ``ppo:PATH`` (:class:`agents.ppo.PPOAgent`): its own observation and mask
-only.
+action instead of sampling its policy (chosen per model by measuring both). The checksum is
+verified on load, so a damaged or swapped file is refused. It plays like ``ppo:PATH``
+(:class:`agents.ppo.PPOAgent`): its own observation and mask only.
 """
 
 from __future__ import annotations

@@ -160,11 +160,6 @@ def plot(manifest: dict[str, dict[str, Any]], keys: list[str], path: Path) -> No
     plt.close(fig)
 
 
-def _commit() -> str:
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return out.stdout.strip() or "?"
-
-
 def report(path: Path) -> None:
     """Print the table and draw the figure again from the manifest's measurements (no games)."""
     from agents.zoo import manifest
@@ -180,6 +175,7 @@ def report(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     from agents.zoo import manifest as read_manifest
     from agents.zoo import write_manifest
+    from training.zoo import git_commit
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(
@@ -212,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.mixed_games:
             measured["mixed"] = mixed_field(key, args.mixed_games, args.seed, out, args.workers)
         measured["goal"] = goal_met(measured)
-        measured.update(commit=_commit(), command=command, seed=args.seed, seconds=round(time.perf_counter() - start))
+        measured.update(
+            commit=git_commit(), command=command, seed=args.seed, seconds=round(time.perf_counter() - start)
+        )
         manifest[key]["eval"] = measured
         print(f"{key}: {json.dumps({k: v for k, v in measured.items() if k != 'command'})}", flush=True)
     print(markdown(manifest, keys))

@@ -101,7 +101,7 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         "deterministic": deterministic,
         "steps": steps,
         "trained_steps": summary["steps"],
-        "commit": _commit(),
+        "commit": git_commit(),
         "wall_minutes": round(_wall_seconds(run, summary) / 60, 1),
         "cores": max(config.workers, 1),
         # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
@@ -136,9 +136,13 @@ def _wall_seconds(run: Path, summary: dict[str, Any]) -> float:
     return (run / "final.zip").stat().st_mtime - (run / "config.json").stat().st_mtime
 
 
-def _commit() -> str:
+def git_commit() -> str:
+    """The short commit of the checkout this package runs from ("?" outside a git checkout)."""
+    root = Path(__file__).resolve().parents[1]
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        )
     except OSError:
         return "?"
     return out.stdout.strip() or "?"
@@ -194,4 +198,4 @@ def zoo_table() -> str:
     return "\n".join([format_table(header, rows), note, "", "reproduce:", *commands])
 
 
-__all__ = ["add_run", "cmd_zoo", "register", "zoo_table"]
+__all__ = ["add_run", "cmd_zoo", "git_commit", "register", "zoo_table"]

@@ -164,10 +164,9 @@ class TrainConfig:
                 )
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
-        if isinstance(self.mixed_tables, bool) or not isinstance(self.mixed_tables, (int, float)):
-            raise ConfigError(f"mixed_tables must be a number in [0, 1], got {self.mixed_tables!r}")
-        if not 0.0 <= self.mixed_tables <= 1.0:
-            raise ConfigError(f"mixed_tables must be a number in [0, 1], got {self.mixed_tables!r}")
+        mixed = self.mixed_tables
+        if isinstance(mixed, bool) or not isinstance(mixed, (int, float)) or not 0.0 <= mixed <= 1.0:
+            raise ConfigError(f"mixed_tables must be a number in [0, 1], got {mixed!r}")
         for name in ("baseline_share", "imitation_random_share"):
             share = getattr(self, name)
             if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:

@@ -96,7 +96,12 @@ def baseline_agents(spec: str, game, seed: int, warn: Callable[[str], None] | No
     """``n - 1`` agents of a baseline spec, and its label (``"rule->random"`` where the game
     has no rule bot; see ``training.match.build_agent``). ``"a+b"`` seats a and b in turn."""
     agents, labels = seat_baselines(spec, game, seed, warn)
-    return agents, "+".join(dict.fromkeys(labels))
+    return agents, table_label(labels)
+
+
+def table_label(labels: Sequence[str]) -> str:
+    """A table's label from its seats' labels: ``"rule"``, or ``"rule+random"`` for a mixed one."""
+    return "+".join(dict.fromkeys(labels))
 
 
 def seat_baselines(spec: str, game, seed: int, warn: Callable[[str], None] | None = None):
@@ -125,7 +130,7 @@ def evaluate(
     """Play ``games`` games of ``agent`` against ``n - 1`` copies of the ``opponent`` spec."""
     n = game.num_players
     others, labels = seat_baselines(opponent, game, seed, warn)
-    result = EvalResult("+".join(dict.fromkeys(labels)), 0, 0.0, 0.0, n)
+    result = EvalResult(table_label(labels), 0, 0.0, 0.0, n)
     result.rivals = {label: [0.0, 0.0] for label in labels}
     for g in range(games):
         seat = g % n

@@ -81,33 +81,16 @@ def warm_start(
     the learner's own reward (see ``imitation``), then ``c.imitation_dagger`` DAgger rounds of
     ``samples / 2`` more, keeping at most ``limit`` rows (default: all); returns the
     demonstrations and the last fit's stats."""
-    from .imitation import clone, collect, join
-
-    data = collect(
-        game,
-        c.imitate or "rule",
-        samples,
-        seed=c.seed,
-        privileged=c.critic == "privileged",
-        reward_mode=c.reward_mode,
-        dense_score=c.dense_score,
-        gamma=c.gamma,
-        max_decisions=c.max_decisions,
-        progress=c.progress,
-        random_share=c.imitation_random_share,
-    )
-    stats = clone(
-        model, data, c.imitation_epochs, batch_size=c.batch_size, seed=c.seed, vf_coef=c.vf_coef, progress=c.progress
-    )
     from agents.ppo import NumpyPolicy, PolicyAgent
 
-    for round_ in range(1, c.imitation_dagger + 1):  # DAgger: the clone plays, the teacher labels
-        student = PolicyAgent(NumpyPolicy.from_sb3(model.policy), seed=c.seed + round_)
-        more = collect(
+    from .imitation import clone, collect, join
+
+    def demonstrations(count: int, seed: int, student: Any = None) -> Any:
+        return collect(
             game,
             c.imitate or "rule",
-            max(1, samples // 2),
-            seed=c.seed + round_,
+            count,
+            seed=seed,
             privileged=c.critic == "privileged",
             reward_mode=c.reward_mode,
             dense_score=c.dense_score,
@@ -117,16 +100,19 @@ def warm_start(
             random_share=c.imitation_random_share,
             student=student,
         )
-        data = join(data, more, limit or len(data) + len(more))
-        stats = clone(
-            model,
-            data,
-            c.imitation_epochs,
-            batch_size=c.batch_size,
-            seed=c.seed + round_,
-            vf_coef=c.vf_coef,
-            progress=c.progress,
+
+    def fit(data: Any, seed: int) -> dict[str, float]:
+        return clone(
+            model, data, c.imitation_epochs, batch_size=c.batch_size, seed=seed, vf_coef=c.vf_coef, progress=c.progress
         )
+
+    data = demonstrations(samples, c.seed)
+    stats = fit(data, c.seed)
+    for round_ in range(1, c.imitation_dagger + 1):  # DAgger: the clone plays, the teacher labels
+        student = PolicyAgent(NumpyPolicy.from_sb3(model.policy), seed=c.seed + round_)
+        more = demonstrations(max(1, samples // 2), c.seed + round_, student)
+        data = join(data, more, limit or len(data) + len(more))
+        stats = fit(data, c.seed + round_)
     return data, stats
 
 
