@@ -8,19 +8,21 @@ instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
 from .base import Agent, RandomAgent
+from .rule import RULE_AGENTS
+
+if TYPE_CHECKING:
+    from smuggle_envs.core.game import Game
 
 # kind -> {env_id or "*": "module:Class"}; imported on demand. A class is built as
 # ``Class(game, seed=seed)``, or ``Class(game, arg, seed=seed)`` for a spec "kind:arg".
-AGENT_KINDS = {
+# The rule bots are one module a game in ``agents/rule/``, found by listing it (``RULE_AGENTS``).
+AGENT_KINDS: dict[str, Mapping[str, str]] = {
     "random": {"*": "agents.base:RandomAgent"},
-    "rule": {
-        "smuggle_v0": "agents.smuggle_bot:SmuggleRuleAgent",
-        "ciq_v0": "agents.ciq_bot:CIQRuleAgent",
-        "illegal_v0": "agents.illegal_bot:IllegalRuleAgent",
-        "humble_smuggle_v0": "agents.humble_smuggle_bot:HumbleSmuggleRuleAgent",
-        "import_export_v0": "agents.import_export_bot:ImportExportRuleAgent",
-    },
+    "rule": RULE_AGENTS,
     "ppo": {"*": "agents.ppo:PPOAgent"},
     "ppo_argmax": {"*": "agents.ppo:ArgmaxPPOAgent"},  # the model's most probable action
     "zoo": {"*": "agents.zoo:ZooAgent"},  # models shipped with the package: zoo:ENV_ID[@N]
@@ -37,12 +39,12 @@ def _describe(kind: object) -> str:
     return getattr(kind, "__name__", str(kind))
 
 
-def parse_options(spec: str, text: str, options: dict) -> dict:
+def parse_options(spec: str, text: str, options: dict[str, Any]) -> dict[str, Any]:
     """``"sims=400;c=1.0"`` -> ``{"sims": 400, "c": 1.0}`` for a kind whose class declares
     ``OPTIONS`` (name -> ``int``, ``float``, ``str`` or a tuple of allowed strings). An unknown
     option or a bad value raises ValueError naming the valid options, on one line."""
     valid = ", ".join(f"{name}={_describe(kind)}" for name, kind in options.items())
-    result: dict = {}
+    result: dict[str, Any] = {}
     for item in text.split(OPTION_SEPARATOR):
         item = item.strip()
         if not item:
@@ -69,7 +71,7 @@ def parse_options(spec: str, text: str, options: dict) -> dict:
     return result
 
 
-def make_agent(spec: str, game, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build an agent for ``game`` (a ``smuggle_envs`` Game) from a spec string."""
     import importlib
 
@@ -84,7 +86,7 @@ def make_agent(spec: str, game, seed: int | None = None) -> Agent:
             + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t)
         )
     module, name = target.split(":")
-    cls = getattr(importlib.import_module(module), name)
+    cls: Callable[..., Agent] = getattr(importlib.import_module(module), name)
     options = getattr(cls, "OPTIONS", None)
     if options is not None:
         kwargs = parse_options(spec, arg, options)

@@ -43,40 +43,66 @@ _CACHE: dict[tuple[str, float], tuple[Any, NumpyPolicy | None]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-class NumpyPolicy:
-    """The actor of an SB3 MLP policy as numpy arrays: ``logits(obs)`` = action_net(policy_net(obs))."""
+Layer = tuple[np.ndarray, np.ndarray, str]  # weight (out x in), bias, activation name
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, str]]):
+
+def torch_layers(modules: Any) -> list[Layer] | None:
+    """``(weight, bias, activation)`` of a sequence of torch ``Linear`` layers with an
+    activation after some (an SB3 MLP and its head), or None if it is anything else."""
+    from torch import nn
+
+    layers: list[Layer] = []
+    for module in modules:
+        name = type(module).__name__
+        if isinstance(module, nn.Linear):
+            layers.append((_np(module.weight), _np(module.bias), "Identity"))
+        elif name in _ACTIVATIONS and layers and layers[-1][2] == "Identity":
+            w, b, _ = layers[-1]
+            layers[-1] = (w, b, name)
+        else:
+            return None
+    return layers
+
+
+class NumpyMLP:
+    """A plain MLP in numpy (float32): ``net(x)`` for one observation (a vector) or a batch
+    (rows). The one copy of a trained network outside torch: the zoo player, the policy agent
+    and the data-parallel workers' rollouts all run it."""
+
+    def __init__(self, layers: list[Layer]):
         # float32 like torch: the same numbers (up to summation order) at half the memory
         # traffic of float64, which is what a single-row matmul costs.
         self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32), act) for w, b, act in layers]
+        # A batch multiplies rows by the transposed weights, kept contiguous (in x out) so that
+        # the product runs as one plain matrix multiply.
+        self.batched = [(np.ascontiguousarray(w.T), b, act) for w, b, act in self.layers]
         self.obs_size = self.layers[0][0].shape[1]
         self.num_actions = self.layers[-1][0].shape[0]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float32)
+        if x.ndim == 1:
+            for w, b, act in self.layers:
+                x = _ACTIVATIONS[act](w @ x + b)
+            return x
+        for wt, b, act in self.batched:
+            x = _ACTIVATIONS[act](x @ wt + b)
+        return x
+
+
+class NumpyPolicy(NumpyMLP):
+    """The actor of an SB3 MLP policy as a ``NumpyMLP``: ``logits(obs)`` = action_net(policy_net(obs))."""
 
     @classmethod
     def from_sb3(cls, policy: Any) -> NumpyPolicy | None:
         """Copy the actor of ``policy`` (a MaskableActorCriticPolicy), or None if it is not a
         plain MLP over a flattened Box observation."""
         from stable_baselines3.common.torch_layers import FlattenExtractor
-        from torch import nn
 
         if not isinstance(policy.pi_features_extractor, FlattenExtractor):
             return None
-        layers: list[tuple[np.ndarray, np.ndarray, str]] = []
-        for module in policy.mlp_extractor.policy_net:
-            name = type(module).__name__
-            if isinstance(module, nn.Linear):
-                layers.append((_np(module.weight), _np(module.bias), "Identity"))
-            elif name in _ACTIVATIONS and layers and layers[-1][2] == "Identity":
-                w, b, _ = layers[-1]
-                layers[-1] = (w, b, name)
-            else:
-                return None
-        head = policy.action_net
-        if not isinstance(head, nn.Linear):
-            return None
-        layers.append((_np(head.weight), _np(head.bias), "Identity"))
-        return cls(layers)
+        layers = torch_layers([*policy.mlp_extractor.policy_net, policy.action_net])
+        return None if layers is None else cls(layers)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the actor as a compressed ``.npz`` (what the model zoo ships): numpy alone loads
@@ -105,10 +131,7 @@ class NumpyPolicy:
         return cls(layers)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        x = np.asarray(observation, dtype=np.float32).reshape(-1)
-        for w, b, act in self.layers:
-            x = _ACTIVATIONS[act](w @ x + b)
-        return x
+        return self(np.asarray(observation).reshape(-1))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: random.Random | None = None) -> int:
         """Argmax (``rng`` None) or a sample of the policy restricted to the legal actions."""
@@ -294,4 +317,4 @@ class ArgmaxPPOAgent(PPOAgent):
         super().__init__(game, path, seed=seed, deterministic=True)
 
 
-__all__ = ["ArgmaxPPOAgent", "NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]
+__all__ = ["ArgmaxPPOAgent", "NumpyMLP", "NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]

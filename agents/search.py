@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smuggle_envs.core.outcomes import REWARD_MODES
+from smuggle_envs.core.outcomes import REWARD_MODES, check_reward_mode
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from smuggle_envs.core.game import Game, State
 
     from .base import SeatView
@@ -85,8 +87,7 @@ class _SearchBase:
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-        if mode not in REWARD_MODES:
-            raise ValueError(f"mode must be one of {', '.join(REWARD_MODES)}, got {mode!r}")
+        check_reward_mode(mode, "mode")
         self.game = game
         self.rollout = rollout
         self.rollout_depth = _check_positive("rollout_depth", rollout_depth, int, allow_none=True)
@@ -94,6 +95,12 @@ class _SearchBase:
         self.rng = random.Random(seed)
         self._bots: dict[tuple[int, int], Any] = {}
         self.iterations = 0  # search iterations (or playouts) of the last decision, for benchmarks
+        # Asked between iterations: True ends the search early and plays the best move so far. A
+        # server sets it to stop a bot whose table ended or whose time budget ran out.
+        self.stop: Callable[[], bool] | None = None
+
+    def _stopped(self) -> bool:
+        return self.stop is not None and self.stop()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -207,19 +214,16 @@ class ISMCTSAgent(_SearchBase):
             self.iterations = 0
             return legal[0]
         root = _Node()
-        if self.seconds is None:
-            for _ in range(self.sims):
-                self._iterate(view, root)
-            self.iterations = self.sims
-        else:
-            deadline = time.perf_counter() + self.seconds
-            n = 0
-            while True:
-                self._iterate(view, root)
-                n += 1
-                if time.perf_counter() >= deadline:
-                    break
-            self.iterations = n
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        while True:
+            self._iterate(view, root)
+            n += 1
+            if deadline is None and n >= self.sims:
+                break
+            if (deadline is not None and time.perf_counter() >= deadline) or self._stopped():
+                break
+        self.iterations = n
         if self.prior == "rule" and root.children:
             return self._keep_or_improve(root)
         best, key = legal[0], (-1, -math.inf)
@@ -358,11 +362,15 @@ class PIMCAgent(_SearchBase):
         totals = dict.fromkeys(legal, 0.0)
         counts = dict.fromkeys(legal, 0)
         for _ in range(self.worlds):
+            if self._stopped():
+                break
             world = view.sample_world(self._world_rng())
             available = set(world.legal_actions())
             for a in legal:
                 if a not in available:  # a resample that disagrees with the seat's view
                     continue
+                if self._stopped():
+                    break
                 for _ in range(self.sims):
                     w = world.clone()
                     w.apply_action(a)

@@ -46,7 +46,8 @@ def manifest() -> dict[str, dict[str, Any]]:
     path = zoo_dir() / MANIFEST
     if not path.exists():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    entries: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return entries
 
 
 def resolve(arg: str, game: Game) -> tuple[str, dict[str, Any]]:

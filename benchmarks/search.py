@@ -131,7 +131,7 @@ def strength(
     stopped early still leaves its first games (the rows of a shorter table)."""
     from tqdm import tqdm
 
-    from training.match import wilson_interval
+    from training.stats import wilson_interval
 
     for opponent in opponents:
         tasks = [(env_id, players, spec, opponent, seed, g) for g in range(games)]

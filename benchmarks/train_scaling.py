@@ -19,7 +19,9 @@ moment), so a table from a noisy machine says how noisy it was.
 Where the time goes is printed per run, from the trainer's side: ``rollout`` (the workers
 collecting their games) and ``update`` (the workers' PPO update with the gradient average, and
 the weights coming back). Writes ``--out`` (JSON) and ``--plot`` (steps/s against W, with the
-ideal W line, the issue's 0.85 W goal and each configuration's range over the repeats).
+ideal W line, the issue's 0.85 W goal and each configuration's range over the repeats), and the
+same JSON beside the figure (``docs/img/data/train_scaling.json``), which ``--from-json`` (or
+``python scripts/make_figures.py``) draws again without a run.
 """
 
 from __future__ import annotations
@@ -155,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
     print(table(report))
     plot(report, args.plot)
-    print(f"written: {args.out}, {args.plot}")
+    data = Path(args.plot).parent / "data" / f"{Path(args.plot).stem}.json"
+    data.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"written: {args.out}, {args.plot}, {data}")
     return 0
 
 
@@ -196,14 +201,16 @@ def plot(report: dict, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = plt.subplots(figsize=(8.5, 4))
     top = 1
     for env_id, by_w in report["runs"].items():
         counts = [w for w in by_w if w > 0]
         base = max(r["steps_per_s"] for r in by_w[1])
         best = [max(r["steps_per_s"] for r in by_w[w]) / base for w in counts]
         low = [min(r["steps_per_s"] for r in by_w[w]) / base for w in counts]
-        (line,) = ax.plot(counts, best, marker="o", label=f"{env_id} (best of {report['repeats']})")
+        (line,) = ax.plot(
+            counts, best, marker="o", label=f"{env_id} (best of {report['repeats']}; bar: to the slowest)"
+        )
         ax.vlines(counts, low, best, color=line.get_color(), alpha=0.5)
         ref = max(r["steps_per_s"] for r in by_w[0]) / base
         ax.axhline(ref, color=line.get_color(), ls=":", lw=1, label=f"{env_id} in-process trainer")
@@ -215,10 +222,13 @@ def plot(report: dict, path: str) -> None:
     ax.plot(xs, xs, color="grey", lw=1, label="ideal (W)")
     ax.plot(xs, [0.85 * x for x in xs], color="grey", ls="--", lw=1, label="goal (0.85 W)")
     ax.set_xlabel("workers W (processes, one core each)")
-    ax.set_ylabel("training steps/s relative to 1 worker")
-    ax.set_title(f"data-parallel training, {report['steps']} steps per run, {report['cores']} cores")
+    ax.set_ylabel("training steps/s relative to 1 worker (x)")
+    ax.set_title(
+        f"data-parallel training: {report['steps']:,} steps per run, {report['repeats']} runs each, {report['cores']} cores"
+    )
+    ax.set_xticks(xs)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)

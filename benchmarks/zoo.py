@@ -147,10 +147,10 @@ def plot(manifest: dict[str, dict[str, Any]], keys: list[str], path: Path) -> No
             zorder=3,
             label="mixed field: the best other agent's win rate",
         )
-    ax.axhline(25, color="grey", linestyle=":", label="chance at 4 players")
-    ax.axhline(40, color="black", linestyle="--", linewidth=0.8, label="goal vs rule bots (40%)")
+    ax.axhline(25, color="grey", linestyle="--", label="chance (1 in 4 players, 25%)")
+    ax.axhline(40, color="black", linestyle="-.", linewidth=0.8, label="goal vs rule bots (40%)")
     ax.set_xticks(x, [f"zoo:{k}" for k in keys], fontsize=8)
-    ax.set_ylabel("win rate of the zoo model (%), 95% interval")
+    ax.set_ylabel("win rate of the zoo model (%)\nbars: 95% Wilson intervals; games per table in the legend")
     ax.set_ylim(0, 105)
     ax.set_title("The model zoo: win rates, seats rotated")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3)

@@ -1,12 +1,15 @@
-"""Make the README's screenshots of ``smuggle serve``: the table and the replay viewer.
+"""Make the docs' screenshots of ``smuggle serve``: the lobby, a table, an Import / Export sealed
+bid and the replay viewer.
 
-    python scripts/web_screenshots.py            # writes docs/img/web_table.png, docs/img/web_replay.png
+    python scripts/web_screenshots.py            # writes docs/img/web_{lobby,table,bid,replay}.png
     python scripts/web_screenshots.py --out DIR
 
 Runs the app in a thread on a fresh database and drives Debian's headless chromium (``bash
-scripts/browser.sh`` installs it): a person in seat 0 of a 4-player Smuggle game against three rule
-bots, shown at a declaration after some rounds; then a stored all-bot game in the replay viewer's
-full view, just after a search.
+scripts/browser.sh`` installs it), as a person would: a stored all-bot Smuggle game shown in the
+replay viewer's full view just after a search that caught a liar; the lobby with a table just
+made from its form (its seat link shown) and the stored game listed; a person in seat 0 of that
+4-player Smuggle table against three rule bots, at a declaration after a search; a person at a
+3-player Import / Export table at a sealed bid. Any browser console error stops the script.
 """
 
 from __future__ import annotations
@@ -22,57 +25,72 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
-from training.web.browser import ThreadServer, chromium  # noqa: E402
+from training.web.browser import Browser, ThreadServer  # noqa: E402
 
-WAIT = 30
-
-
-def page_state(driver) -> tuple[int, str | None]:
-    return tuple(
-        driver.execute_script(
-            "const d = document.querySelector('#decision[data-kind]');"
-            "return [Number(document.body.dataset.revision), d ? d.dataset.kind : null];"
-        )
-    )
+STATE_JS = """
+const d = document.querySelector('#decision[data-kind][data-ready]');
+const latest = document.getElementById('latest');
+return [Number(document.body.dataset.revision), d ? d.dataset.kind : null, latest ? latest.textContent : ''];
+"""
 
 
-def table_shot(server: ThreadServer, path: Path, seed: int = 17, after: int = 25) -> None:
-    """Seat 0 at a declaration once ``after`` decisions have been played."""
-    table = server.table(["human", "rule", "rule", "rule"], "smuggle_v0", seed=seed)
-    link = next(s["link"] for s in table["seats"] if "link" in s)
-    live = server.app.state.registry.get(table["id"])
-    driver = chromium(1400, 1000)
-    rng = random.Random(seed)
-    try:
-        driver.get(server.url + link)
-        WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "name").is_displayed())
-        driver.find_element(By.ID, "name").send_keys("Ann")
-        driver.find_element(By.CSS_SELECTOR, "#join-form button").click()
-        deadline = time.monotonic() + 120
-        while True:
-            if time.monotonic() > deadline or live.status != "playing":
-                raise RuntimeError("no declaration came to seat 0 in time")
-            revision, kind = page_state(driver)
-            if kind is None or revision != live.revision:
-                time.sleep(0.05)
-                continue
-            if kind == "declare" and revision >= after:
-                break
-            if kind == "declare":
-                driver.find_element(By.ID, "declare-go").click()
-            elif kind == "yesno":
-                driver.find_element(By.CSS_SELECTOR, rng.choice(["#decision .yes", "#decision .no"])).click()
-            else:
-                rng.choice(driver.find_elements(By.CSS_SELECTOR, "#decision button[data-action]")).click()
-            WebDriverWait(driver, WAIT).until(lambda d, r=revision: page_state(d)[0] != r)
-        plus = driver.find_elements(By.CSS_SELECTOR, ".counter .plus")
-        plus[1].click()  # a declaration being made: one cigars
-        time.sleep(0.3)
-        driver.save_screenshot(str(path))
-    finally:
-        driver.quit()
+def fill(browser: Browser, element_id: str, text: str) -> None:
+    field = browser.driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def lobby_table(browser: Browser, env_id: str, seats: list[str], seed: int, delay: float) -> str:
+    """Make a table in the lobby's form; returns seat 0's link."""
+    browser.open("/", "document.body.dataset.ready === '1'")
+    Select(browser.driver.find_element(By.ID, "env")).select_by_value(env_id)
+    fill(browser, "players", str(len(seats)))
+    browser.wait_js(f"document.querySelectorAll('.seat-spec').length === {len(seats)}")
+    for p, spec in enumerate(seats):
+        fill(browser, f"seat-{p}", spec)
+    fill(browser, "seed", str(seed))
+    fill(browser, "delay", str(delay))
+    browser.driver.find_element(By.ID, "create-go").click()
+    browser.wait_js("document.querySelector('a.seat-link')")
+    browser.check("making a table")
+    return browser.js("return document.querySelector('a.seat-link').href;")
+
+
+def take_seat(browser: Browser, link: str, name: str) -> None:
+    browser.open(link, "!document.getElementById('join').classList.contains('hidden')")
+    fill(browser, "name", name)
+    browser.driver.find_element(By.CSS_SELECTOR, "#join-form button").click()
+    browser.wait_js("document.body.dataset.revision !== undefined")
+
+
+def play_until(browser: Browser, done, rng: random.Random, prefer: tuple[str, ...] = (), limit: float = 180) -> None:
+    """Take seat 0's decisions (at random, liking actions whose text has a ``prefer`` word)
+    until ``done(revision, kind, latest)`` holds at an open decision."""
+    deadline = time.monotonic() + limit
+    while True:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the wanted position did not come in time")
+        revision, kind, latest = browser.js(STATE_JS)
+        if kind is None:
+            time.sleep(0.05)
+            continue
+        if done(revision, kind, latest):
+            return
+        if kind == "declare":
+            button = browser.driver.find_element(By.ID, "declare-go")
+        elif kind == "bid":
+            button = browser.driver.find_element(By.ID, "bid-go")
+        elif kind == "yesno":
+            button = browser.driver.find_element(By.CSS_SELECTOR, rng.choice(["#decision .yes", "#decision .no"]))
+        else:
+            buttons = browser.driver.find_elements(By.CSS_SELECTOR, "#decision button[data-action]")
+            liked = [b for b in buttons if any(word in b.text for word in prefer)]
+            button = rng.choice(liked or buttons)
+        button.click()
+        browser.wait_js(f"Number(document.body.dataset.revision) !== {revision}")
+        browser.check("playing")
 
 
 def replay_shot(server: ThreadServer, path: Path, seed: int = 4) -> None:
@@ -82,14 +100,45 @@ def replay_shot(server: ThreadServer, path: Path, seed: int = 4) -> None:
     log = server.get(f"/api/games/{game_id}")["log"]
     caught = [e["n"] for e in log if e["mark"] == "caught"]
     step = (caught[min(2, len(caught) - 1)] + 1) if caught else len(log) // 3
-    driver = chromium(1400, 1200)  # taller: the log with its marks shows under the table
-    try:
-        driver.get(f"{server.url}/replay/{game_id}?step={step}")
-        WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "step").text.startswith(f"step {step} "))
+    with Browser(server.url, 1400, 1250) as browser:  # taller: the log with its marks shows under the table
+        browser.open(f"/replay/{game_id}?step={step}", f"document.body.dataset.step === '{step}'")
         time.sleep(0.5)  # the rules panel
-        driver.save_screenshot(str(path))
-    finally:
-        driver.quit()
+        browser.check("the replay")
+        browser.driver.save_screenshot(str(path))
+
+
+def lobby_and_table_shots(server: ThreadServer, lobby: Path, table: Path, seed: int = 17) -> None:
+    """The lobby just after making a Smuggle table; then seat 0 of it at a declaration after a
+    search, with a declaration being made."""
+    with Browser(server.url, 1400, 1100) as browser:
+        link = lobby_table(browser, "smuggle_v0", ["human", "rule", "rule", "rule"], seed, 0.0)
+        browser.wait_js("document.querySelector('a.replay-link')")
+        time.sleep(0.3)
+        browser.driver.save_screenshot(str(lobby))
+        take_seat(browser, link, "Ann")
+        play_until(
+            browser,
+            lambda revision, kind, latest: kind == "declare" and revision >= 20 and "searched" in latest,
+            random.Random(seed),
+        )
+        browser.driver.find_elements(By.CSS_SELECTOR, ".counter .plus")[1].click()  # a declaration being made
+        browser.js("window.scrollTo(0, 0);")
+        time.sleep(0.3)
+        browser.check("the table")
+        browser.driver.save_screenshot(str(table))
+
+
+def bid_shot(server: ThreadServer, path: Path, seed: int = 2) -> None:
+    """Seat 0 of a 3-player Import / Export table at a sealed bid, the card list open beside it."""
+    with Browser(server.url, 1400, 1100) as browser:
+        link = lobby_table(browser, "import_export_v0", ["human", "rule", "rule"], seed, 0.0)
+        take_seat(browser, link, "Ann")
+        play_until(browser, lambda revision, kind, latest: kind == "bid", random.Random(seed), prefer=("import",))
+        # the side panel's 128 cards, each with its power, fitting the panel
+        browser.driver.find_element(By.XPATH, "//aside//button[starts-with(., 'Every card')]").click()
+        time.sleep(0.3)
+        browser.check("the bid")
+        browser.driver.save_screenshot(str(path))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,10 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    shots = {name: out / f"web_{name}.png" for name in ("lobby", "table", "bid", "replay")}
     with tempfile.TemporaryDirectory() as tmp, ThreadServer(Path(tmp) / "games.sqlite") as server:
-        table_shot(server, out / "web_table.png")
-        replay_shot(server, out / "web_replay.png")
-    print(f"wrote {out / 'web_table.png'} and {out / 'web_replay.png'}")
+        replay_shot(server, shots["replay"])
+        lobby_and_table_shots(server, shots["lobby"], shots["table"])
+        bid_shot(server, shots["bid"])
+    print("wrote " + ", ".join(str(p) for p in shots.values()))
     return 0
 
 

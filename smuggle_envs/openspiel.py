@@ -43,6 +43,7 @@ import pyspiel
 
 from .core.game import State
 from .core.replay import Replay
+from .core.spec import GameSpec
 from .registry import ENV_IDS, game_class, make_game
 
 PREFIX = "python_"
@@ -50,9 +51,7 @@ DEFAULT_MAX_LENGTH = 20_000
 
 
 def _default_players(env_id: str) -> int:
-    cls = game_class(env_id)
-    default = cls.config_class.num_players
-    return default if cls.min_players <= default <= cls.max_players else cls.min_players
+    return GameSpec(env_id).num_players
 
 
 def _game_type(env_id: str) -> pyspiel.GameType:

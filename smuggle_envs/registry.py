@@ -1,13 +1,22 @@
-"""The registry of env ids. Game modules are imported on first use to keep ``import`` cheap."""
+"""The registry of env ids. Game modules are imported on first use to keep ``import`` cheap.
+
+The five games of the package are listed here; a game that lives elsewhere (a test fixture's,
+another package's) joins with one call to :func:`register`, after which ``make``, ``make_game``,
+``ENV_IDS``, ``describe()`` (``smuggle list``) and replays know it like the others.
+"""
 
 from __future__ import annotations
 
 import importlib
+import re
+import sys
+from types import ModuleType
 from typing import Any
 
 from .core.errors import ConfigError
 from .core.game import Game
 from .core.replay import set_game_factory
+from .core.spec import set_game_lookup
 
 _GAMES = {
     "smuggle_v0": ("smuggle_envs.games.smuggle", "SmuggleGame", "Smuggle (MB Games 1981)", "3-6"),
@@ -28,6 +37,41 @@ ENV_IDS: tuple[str, ...] = tuple(_GAMES)
 ENV_OPTIONS = ("render_mode", "reward_mode", "max_turns", "render_perspective")
 
 
+def register(
+    env_id: str, game: type[Game], title: str, players: str | None = None, env_module: ModuleType | None = None
+) -> None:
+    """Register a game that lives outside this package, under ``env_id`` (``<name>_v<N>``, the
+    ``env_id`` its ``Game`` class declares): it is appended to ``ENV_IDS`` (rebound here and on the
+    ``smuggle_envs`` package, so code that reads ``smuggle_envs.ENV_IDS`` after the call sees it;
+    a module that copied the tuple before keeps the old one: register first, e.g. from a pytest
+    plugin). ``title`` and ``players`` (default ``"<min>-<max>"``) are what ``describe()`` lists.
+    ``env_module``, the game's env module (``ENV_ID``, ``raw_env(**kwargs)``, ``env(**kwargs)``,
+    as ``smuggle_envs/<game>_v0.py`` is for a game of the package), becomes importable as
+    ``smuggle_envs.<env_id>``. A taken id, or a class that is not the id's ``Game``, is refused.
+    ``docs/adding_a_game.md`` walks through it; ``tests/test_sixth_game.py`` proves it."""
+    global ENV_IDS
+    if not isinstance(env_id, str) or not re.fullmatch(r"[a-z][a-z0-9_]*_v\d+", env_id):
+        raise ValueError(f"an env id is <name>_v<N> in lower case, like 'smuggle_v0'; got {env_id!r}")
+    if env_id in _GAMES:
+        raise ValueError(f"{env_id} is already registered ({_GAMES[env_id][0]}.{_GAMES[env_id][1]})")
+    if not (isinstance(game, type) and issubclass(game, Game) and getattr(game, "env_id", None) == env_id):
+        raise TypeError(f"{game!r} is not a Game class whose env_id is {env_id!r}")
+    if env_module is not None and not (
+        getattr(env_module, "ENV_ID", None) == env_id and callable(getattr(env_module, "raw_env", None))
+    ):
+        raise TypeError(f"{env_module!r} is not {env_id}'s env module (ENV_ID = {env_id!r}, raw_env, env)")
+    players = players or f"{game.min_players}-{game.max_players}"
+    _GAMES[env_id] = (game.__module__, game.__qualname__, title, players)
+    ENV_IDS = (*ENV_IDS, env_id)
+    package = sys.modules.get(__package__ or "")
+    if package is not None:
+        package.ENV_IDS = ENV_IDS  # type: ignore[attr-defined]
+    if env_module is not None:
+        sys.modules[f"{__package__}.{env_id}"] = env_module
+        if package is not None:
+            setattr(package, env_id, env_module)
+
+
 def game_class(env_id: str) -> type[Game]:
     try:
         module, name, _, _ = _GAMES[env_id]
@@ -41,6 +85,7 @@ def make_game(env_id: str, **config: Any) -> Game:
 
 
 set_game_factory(make_game)
+set_game_lookup(game_class)
 
 
 def describe() -> list[dict[str, str]]:

@@ -23,43 +23,15 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-CHECKPOINTS = ("recommended", "best", "final")
+from agents.zoo import add_model, manifest, zoo_dir
+from training.cli.errors import UsageError
+from training.stats import format_table
 
-
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "zoo",
-        help="list the shipped trained models, or add a run's model",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Without arguments: every model in the zoo (agent spec zoo:ENV_ID@N) with its\n"
-        "training steps and cost, and its win rates with 95% intervals against 3 random\n"
-        "agents, 3 rule bots and in a mixed field, as measured by benchmarks/zoo.py,\n"
-        "then the command that trains it again.\n\n"
-        "add RUN_DIR: put the policy of a finished 'smuggle train' run in the zoo (a numpy\n"
-        ".npz of its policy network: small, and no torch needed to play it), replacing\n"
-        "the model for the same game and player count; --argmax makes it play its most\n"
-        "probable action (where that measured stronger). SMUGGLE_ZOO=DIR uses DIR as the zoo.",
-        epilog="examples:\n  smuggle zoo\n  smuggle zoo add runs/zoo/smuggle_v0\n"
-        "  smuggle zoo add runs/zoo/ciq_v0 --checkpoint final\n"
-        "  smuggle match smuggle_v0 --agents zoo,rule,rule,rule --games 300",
-    )
-    p.add_argument("action", nargs="?", choices=("list", "add"), default="list", help="list (default) or add")
-    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="with add: the training run's folder")
-    p.add_argument(
-        "--checkpoint",
-        choices=CHECKPOINTS,
-        default="recommended",
-        help="with add: the run's model to ship (default: the one its final evaluation recommended)",
-    )
-    p.add_argument("--argmax", action="store_true", help="with add: the model plays its most probable action")
-    p.set_defaults(func=cmd_zoo)
-    parser: argparse.ArgumentParser = p
-    return parser
+from .selfplay.config import train_command
+from .selfplay.trainer import load_config
 
 
 def cmd_zoo(args: argparse.Namespace) -> int:
-    from training.match import UsageError
-
     if args.action == "list":
         if args.run_dir:
             raise UsageError("smuggle zoo list takes no RUN_DIR (did you mean: smuggle zoo add RUN_DIR?)")
@@ -77,13 +49,6 @@ def cmd_zoo(args: argparse.Namespace) -> int:
 
 def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = False) -> tuple[str, dict[str, Any]]:
     """Add the model of the training run in ``run`` to the zoo (see the module docstring)."""
-    from agents.zoo import add_model
-    from smuggle_envs import make_game
-    from training.match import UsageError
-
-    from .selfplay.config import train_command
-    from .selfplay.trainer import load_config
-
     summary_path = run / "final_eval.json"
     if not (run / "config.json").exists() or not summary_path.exists():
         raise UsageError(f"{run} holds no finished training run (no config.json and final_eval.json)")
@@ -107,8 +72,7 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
         "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
     }
-    game = make_game(config.env_id, **config.game_config())
-    return add_model(model, game, info)
+    return add_model(model, config.game_spec().make_game(), info)
 
 
 def _checkpoint_path(run: Path, summary: dict[str, Any], checkpoint: str) -> Path:
@@ -157,9 +121,6 @@ def _cell(rate: dict[str, Any] | None) -> str:
 
 def zoo_table() -> str:
     """The zoo as a table: one row per model, then each model's training command."""
-    from agents.zoo import manifest, zoo_dir
-    from training.match import format_table
-
     entries = manifest()
     if not entries:
         return f"the model zoo ({zoo_dir()}) is empty"
@@ -198,4 +159,4 @@ def zoo_table() -> str:
     return "\n".join([format_table(header, rows), note, "", "reproduce:", *commands])
 
 
-__all__ = ["add_run", "cmd_zoo", "git_commit", "register", "zoo_table"]
+__all__ = ["add_run", "cmd_zoo", "git_commit", "zoo_table"]

@@ -1,4 +1,4 @@
-"""The game-agnostic core: engine contract, observation layout, replay, AEC wrapper."""
+"""The game-agnostic core: engine contract, observation layout, game specs, replay, AEC wrapper."""
 
 from .env import GameEnv
 from .errors import ConfigError, DataError, GameOverError, IllegalActionError, MalformedActionError, SmuggleEnvsError
@@ -6,6 +6,7 @@ from .game import TERMINAL, Game, GameConfig, State
 from .layout import ObservationLayout, Piece
 from .outcomes import REWARD_MODES
 from .replay import Replay
+from .spec import GameSpec
 
 __all__ = [
     "REWARD_MODES",
@@ -16,6 +17,7 @@ __all__ = [
     "GameConfig",
     "GameEnv",
     "GameOverError",
+    "GameSpec",
     "IllegalActionError",
     "MalformedActionError",
     "ObservationLayout",

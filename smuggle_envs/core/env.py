@@ -28,7 +28,7 @@ from .checks import is_int
 from .driver import Driver
 from .errors import ConfigError, GameOverError, MalformedActionError
 from .game import Game, State
-from .outcomes import REWARD_MODES
+from .outcomes import check_reward_mode
 
 
 class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -47,8 +47,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        check_reward_mode(reward_mode)
         if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
             raise ConfigError(f"max_turns must be a positive int or None, got {max_turns!r}")
         self.game = game

@@ -34,8 +34,10 @@ mutation. ``legal_actions()`` returns a tuple: the caller cannot change the stat
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -44,9 +46,8 @@ import numpy as np
 from .checks import as_rng, check_seat, is_int
 from .errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
 from .layout import ObservationLayout
-from .outcomes import REWARD_MODES, normalised_scores, winners
+from .outcomes import check_reward_mode, normalised_scores, winners
 from .outcomes import rewards as _rewards
-from .replay import Replay
 
 TERMINAL = -1
 """``State.current_player()`` once the game is over."""
@@ -310,8 +311,7 @@ class State(ABC, Generic[G]):
     def returns(self, mode: str = "win_loss") -> list[float]:
         """Rewards of every seat under a reward mode (see ``core.outcomes``), from the scores as
         they stand (final once terminal); zero for a truncated game, which has no winner."""
-        if mode not in REWARD_MODES:
-            raise ConfigError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")
+        check_reward_mode(mode, "mode")
         if self.is_truncated():
             return [0.0] * self._num_players
         return _rewards(self.scores(), mode, self.game.score_scale)
@@ -363,3 +363,79 @@ def _check_seed(seed: Any) -> int:
         # random.Random(-s) deals the same game as random.Random(s): refuse rather than alias.
         raise ConfigError(f"a seed must be a non-negative int, got {seed}")
     return int(seed)
+
+
+# ----- replays: a game as (env id, config, seed, actions) --------------------------------------------
+# Defined here, beside the State that makes them (``to_replay``) and that they rebuild, so that no
+# core module imports another in a circle; ``core.replay`` is their documented home.
+GameFactory = Callable[..., "Game"]  # the registry's make_game, handed down (set_game_factory)
+_factory: GameFactory | None = None
+
+
+def set_game_factory(factory: GameFactory) -> None:
+    """Called by the registry: how ``Replay`` turns ``(env_id, **config)`` into a ``Game``."""
+    global _factory
+    _factory = factory
+
+
+@dataclasses.dataclass
+class Replay:
+    """A game as (env id, config, seed, actions): JSON on disk, rebuilt bit for bit."""
+
+    env_id: str
+    config: dict[str, Any]
+    seed: int
+    actions: list[int]
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Replay:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("replay JSON must be an object")
+        missing = {"env_id", "config", "seed", "actions"} - set(data)
+        if missing:
+            raise ValueError(f"replay JSON lacks {sorted(missing)}")
+        actions, seed = data["actions"], data["seed"]
+        if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
+            raise ValueError("replay JSON 'actions' must be a list of integers")
+        if not _is_int(seed):
+            raise ValueError(f"replay JSON 'seed' must be an integer, got {seed!r}")
+        if not isinstance(data["config"], dict):
+            raise ValueError("replay JSON 'config' must be an object")
+        if not isinstance(data["env_id"], str):
+            raise ValueError("replay JSON 'env_id' must be a string")
+        return cls(data["env_id"], data["config"], seed, actions)
+
+    def game(self) -> Game:
+        """The game this replay was played in (its env id and config)."""
+        if _factory is None:
+            raise RuntimeError("no game registry loaded: import smuggle_envs first")
+        return _factory(self.env_id, **self.config)
+
+    def _initial_state(self, game: Game | None) -> State[Any]:
+        if game is None:
+            game = self.game()
+        elif game.env_id != self.env_id:
+            raise ValueError(f"this replay is of {self.env_id}, not {game.env_id}")
+        return game.new_initial_state(self.seed)
+
+    def states(self, game: Game | None = None) -> Iterator[tuple[State[Any], int | None]]:
+        """Yield (snapshot of the state, action about to be applied); the last has action None."""
+        state = self._initial_state(game)
+        for action in self.actions:
+            yield state.clone(), action
+            state.apply_action(action)
+        yield state, None
+
+    def final_state(self, game: Game | None = None) -> State[Any]:
+        state = self._initial_state(game)
+        for action in self.actions:
+            state.apply_action(action)
+        return state
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

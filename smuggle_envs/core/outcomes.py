@@ -11,6 +11,16 @@ from collections.abc import Sequence
 REWARD_MODES = ("win_loss", "rank", "score")
 
 
+def check_reward_mode(mode: object, what: str = "reward_mode") -> str:
+    """``mode`` if it is one of ``REWARD_MODES``, else a ``ConfigError`` naming them: the one
+    check every layer uses (env, state, self-play, search agents)."""
+    if mode not in REWARD_MODES:
+        from .errors import ConfigError
+
+        raise ConfigError(f"{what} must be one of {', '.join(REWARD_MODES)}, got {mode!r}")
+    return str(mode)
+
+
 def winners(scores: Sequence[float]) -> list[int]:
     best = max(scores)
     return [i for i, s in enumerate(scores) if s == best]
@@ -59,6 +69,5 @@ def rewards(scores: Sequence[float], mode: str, scale: float) -> list[float]:
         return rank_rewards(scores)
     if mode == "score":
         return normalised_scores(scores, scale)
-    from .errors import ConfigError
-
-    raise ConfigError(f"unknown reward mode {mode!r}; choose one of {REWARD_MODES}")
+    check_reward_mode(mode)
+    raise AssertionError("unreachable: a mode passing the check is handled above")

@@ -278,7 +278,8 @@ def test_every_tool_reports_a_truncated_game_as_truncation(env_id):
     result = evaluate(game, RandomAgent(seed=0), "random", games=n, max_decisions=None if cap else 3)
     assert result.wins == 0 and result.unfinished == n
     if cap:  # tournaments play to the game's end: a capped game is stored as not terminal, all tied
-        [(_, stored)] = play_games(env_id, json.dumps({**cap, "num_players": n}), ["random"] * n, [("k", 1, range(n))])
+        spec = smuggle_envs.GameSpec(env_id, {**cap, "num_players": n})
+        [(_, stored)] = play_games(spec, ["random"] * n, [("k", 1, range(n))])
         assert stored["terminal"] is False and len(set(stored["ranks"])) == 1
 
 

@@ -20,8 +20,8 @@ import pytest
 from smuggle_envs import make_game
 from smuggle_envs.core import Replay
 from training import cli
-from training.cli import main
-from training.match import format_table, wilson_interval
+from training.cli import main, play
+from training.stats import format_table, wilson_interval
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -242,7 +242,7 @@ def test_play_exact_text_quit_and_eof(capsys, monkeypatch):
     game = make_game("smuggle_v0")
     state = game.new_initial_state(0)
     monkeypatch.setattr("builtins.input", lambda prompt="": "Declare  Wine x2")
-    action = cli.choose_action(state, state.current_player())
+    action = play.choose_action(state, state.current_player())
     assert state.action_to_string(action) == "declare wine x2"
 
     monkeypatch.setattr("builtins.input", lambda prompt="": "quit")

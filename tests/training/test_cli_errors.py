@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from training.cli import main
-from training.match import UsageError
-from training.tournament.db import TournamentDB
+from training.cli.errors import UsageError
+from training.db import TournamentDB
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = os.geteuid() == 0

@@ -12,7 +12,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from smuggle_envs.core.errors import ConfigError
-from smuggle_envs.core.outcomes import REWARD_MODES
+from smuggle_envs.core.outcomes import check_reward_mode
+from smuggle_envs.core.spec import GameSpec
 
 if TYPE_CHECKING:
     import gymnasium as gym
@@ -28,7 +29,7 @@ class TrainConfig:
     """Everything that defines a run. Saved as ``config.json``; a resumed run uses it.
 
     The defaults are the ones the benchmark (``benchmarks/train_smuggle.py``) was tuned and run
-    with; the comments say what each choice bought on Smuggle (README, Training).
+    with; the comments say what each choice bought on Smuggle (docs/training.md).
     """
 
     env_id: str = "smuggle_v0"
@@ -148,8 +149,7 @@ class TrainConfig:
             )
         if self.vec not in ("dummy", "subprocess"):
             raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {self.reward_mode!r}")
+        check_reward_mode(self.reward_mode)
         from .league import WEIGHTINGS
 
         if self.weighting not in WEIGHTINGS:
@@ -175,11 +175,13 @@ class TrainConfig:
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
 
-    def game_config(self) -> dict[str, Any]:
-        cfg = dict(self.game_options)
+    def game_spec(self) -> GameSpec:
+        """The run's game: ``env_id`` with ``game_options`` at ``num_players`` (when set);
+        ``ConfigError`` if the game or an option is not valid."""
+        options = dict(self.game_options)
         if self.num_players is not None:
-            cfg["num_players"] = self.num_players
-        return cfg
+            options["num_players"] = self.num_players
+        return GameSpec(self.env_id, options)
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -268,8 +270,7 @@ def policy_spec(config: TrainConfig, observation_size: int) -> tuple[Any, dict[s
 
 
 def _make_env(
-    env_id: str,
-    game_config: dict[str, Any],
+    spec: GameSpec,
     reward_mode: str,
     dense_score: float,
     max_decisions: int | None,
@@ -286,8 +287,7 @@ def _make_env(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     return SelfPlayEnv(
-        env_id,
-        game_config,
+        spec,
         reward_mode=reward_mode,
         dense_score=dense_score,
         max_decisions=max_decisions,
@@ -304,8 +304,7 @@ def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None)
     kind = vec or config.vec
     fn = partial(
         _make_env,
-        config.env_id,
-        config.game_config(),
+        config.game_spec(),
         config.reward_mode,
         config.dense_score,
         config.max_decisions,

@@ -35,17 +35,18 @@ import contextlib
 import io
 import multiprocessing as mp
 import os
-import random
 import signal
 import socket
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
+
+from .rng import global_rng_state, set_global_rng_state
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -102,44 +103,23 @@ def load_policy_state(policy: Any, data: bytes) -> None:
 
 
 # ----- the policy in numpy -----------------------------------------------------------------------------
-_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
-
-
-def _layers(net: Any, head: Any) -> list[tuple[np.ndarray, np.ndarray, str | None]]:
-    from torch import nn
-
-    layers: list[tuple[np.ndarray, np.ndarray, str | None]] = []
-    for module in [*net, head]:
-        if isinstance(module, nn.Linear):
-            layers.append((module.weight.detach().numpy().T.copy(), module.bias.detach().numpy().copy(), None))
-        elif type(module).__name__ in _ACTIVATIONS and layers and layers[-1][2] is None:
-            w, b, _ = layers[-1]
-            layers[-1] = (w, b, type(module).__name__)
-        else:
-            raise TypeError(f"the learner's network holds a {type(module).__name__}: not a plain MLP")
-    return layers
-
-
 class NumpyActorCritic:
     """A batched numpy copy of a MaskablePPO MLP policy: ``(logits, values) = net(obs)``."""
 
     def __init__(self, policy: Any):
-        extractor = policy.mlp_extractor
-        self.actor = _layers(extractor.policy_net, policy.action_net)
-        self.critic = _layers(extractor.value_net, policy.value_net)
+        from agents.ppo import NumpyMLP, torch_layers
 
-    @staticmethod
-    def _run(layers: list[tuple[np.ndarray, np.ndarray, str | None]], x: np.ndarray) -> np.ndarray:
-        for w, b, act in layers:
-            x = x @ w + b
-            if act is not None:
-                x = _ACTIVATIONS[act](x)
-        return x
+        extractor = policy.mlp_extractor
+        actor = torch_layers([*extractor.policy_net, policy.action_net])
+        critic = torch_layers([*extractor.value_net, policy.value_net])
+        if actor is None or critic is None:
+            raise TypeError("the learner's network is not a plain MLP (Linear layers and Tanh/ReLU)")
+        self.actor, self.critic = NumpyMLP(actor), NumpyMLP(critic)
 
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = np.asarray(obs, dtype=np.float32)
-        own = self.actor[0][0].shape[0]  # a privileged critic's actor reads the first block only
-        return self._run(self.actor, x[:, :own]), self._run(self.critic, x)[:, 0]
+        own = self.actor.obs_size  # a privileged critic's actor reads the first block only
+        return self.actor(x[:, :own]), self.critic(x)[:, 0]
 
 
 def sample_masked(logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -177,9 +157,7 @@ class Worker:
 
         kwargs = ppo_kwargs(c)
         kwargs["batch_size"] = c.batch_size // world
-        from smuggle_envs import make_game
-
-        policy, policy_kwargs = policy_spec(c, make_game(c.env_id, **c.game_config()).observation_layout.size)
+        policy, policy_kwargs = policy_spec(c, c.game_spec().make_game().observation_layout.size)
         self.model = MaskablePPO(
             policy, self.venv, seed=c.seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs, **kwargs
         )
@@ -339,7 +317,6 @@ class Worker:
         return {k: float(v) for k, v in logged.items()}
 
     def get_state(self) -> dict[str, Any]:
-        import torch
 
         return {
             "envs": self.venv.env_method("get_snapshot"),
@@ -350,16 +327,10 @@ class Worker:
                 "lengths": self.venv.episode_lengths.copy(),
                 "count": self.venv.episode_count,
             },
-            "rng": {
-                "python": random.getstate(),
-                "numpy": np.random.get_state(),
-                "torch": torch.get_rng_state(),
-                "actions": self.rng.bit_generator.state,
-            },
+            "rng": {**global_rng_state(), "actions": self.rng.bit_generator.state},
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
-        import torch
 
         for i, snap in enumerate(state["envs"]):
             self.venv.env_method("set_snapshot", snap, indices=[i])
@@ -368,9 +339,7 @@ class Worker:
         mon = state["monitor"]
         self.venv.episode_returns, self.venv.episode_lengths = mon["returns"], mon["lengths"]
         self.venv.episode_count = mon["count"]
-        random.setstate(state["rng"]["python"])
-        np.random.set_state(state["rng"]["numpy"])
-        torch.set_rng_state(state["rng"]["torch"])
+        set_global_rng_state(state["rng"])
         self.rng.bit_generator.state = state["rng"]["actions"]
 
     def close(self) -> None:
@@ -551,11 +520,9 @@ def worker_vec_env(config: Any, backend: str = "local", address: str | None = No
         """The trainer's handle on the workers' games: league calls, snapshots, whole rollouts."""
 
         def __init__(self) -> None:
-            from smuggle_envs import make_game
-
             from .single_agent import SelfPlayEnv
 
-            game = make_game(config.env_id, **config.game_config())
+            game = config.game_spec().make_game()
             probe = SelfPlayEnv(game, privileged=config.critic == "privileged")  # its spaces
             self.world = config.workers
             self.share = config.n_envs // self.world

@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.arena import play
-from training.match import format_table, wilson_interval, win_shares
+from training.match import build_agent
+from training.stats import format_table, wilson_interval, win_shares
 
 EVAL_FIELDS = ("step", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_score", "rival_win_rate")
 """The columns of an evaluation CSV (a learning curve): one row per (step, opponent);
@@ -106,8 +107,6 @@ def table_label(labels: Sequence[str]) -> str:
 
 def seat_baselines(spec: str, game, seed: int, warn: Callable[[str], None] | None = None):
     """The ``n - 1`` opponents of ``spec`` and each one's label."""
-    from training.match import build_agent
-
     kinds = spec.split("+")
     agents, labels = [], []
     for i in range(game.num_players - 1):

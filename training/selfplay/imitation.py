@@ -4,7 +4,7 @@ AlphaStar's league began from a policy trained on human games; ours begins, when
 rule-based bot, from a policy trained to play like it. Why: a fresh policy samples uniformly from
 hundreds of actions (Smuggle's 495 declarations), so the one honest declaration of a hand is
 almost never tried and policy gradients cannot raise what they never sample; PPO alone settled
-on cheap lies and plateaued below the rule bot (README, Training). Cloning first gives PPO a
+on cheap lies and plateaued below the rule bot (docs/training.md). Cloning first gives PPO a
 competent policy whose weaknesses, and the bot's, it can then find.
 
 ``collect(game, teacher, samples, ...)`` plays whole games with the teacher in every seat, on

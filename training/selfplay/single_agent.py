@@ -49,7 +49,8 @@ from agents.base import decide
 from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.errors import ConfigError, GameOverError
 from smuggle_envs.core.game import Game, State
-from smuggle_envs.core.outcomes import REWARD_MODES
+from smuggle_envs.core.outcomes import check_reward_mode
+from smuggle_envs.core.spec import GameSpec
 
 AgentFactory = Callable[[str, Game, "int | None"], Any]
 DEFAULT_POOL = (("random", "random"),)
@@ -66,8 +67,8 @@ def default_agent_factory(spec: str, game: Game, seed: int | None = None):
 class SelfPlayEnv(gym.Env):
     """The learner's seat of ``game`` against opponents from a weighted pool.
 
-    ``game`` is a Game, or an env id with ``game_config`` (keeps the constructor picklable for
-    subprocess workers). ``pool`` is a sequence of ``(id, agent_spec)``; ``weights`` their
+    ``game`` is a Game, a ``GameSpec``, or an env id with its options ``game_config`` (a spec
+    or an id keeps the constructor picklable for subprocess workers). ``pool`` is a sequence of ``(id, agent_spec)``; ``weights`` their
     sampling weights (default uniform); both can be changed between episodes with
     ``set_pool``. ``agent_factory(spec, game, seed)`` builds an opponent (default:
     ``agents.make_agent``); one instance is kept per (spec, seat) and reset every episode.
@@ -78,7 +79,7 @@ class SelfPlayEnv(gym.Env):
 
     def __init__(
         self,
-        game: Game | str,
+        game: Game | GameSpec | str,
         game_config: dict | None = None,
         *,
         pool: Sequence[tuple[str, str]] = DEFAULT_POOL,
@@ -92,11 +93,10 @@ class SelfPlayEnv(gym.Env):
         mixed_tables: float = 0.0,
     ):
         if isinstance(game, str):
-            from smuggle_envs import make_game
-
-            game = make_game(game, **(game_config or {}))
-        if reward_mode not in REWARD_MODES:
-            raise ConfigError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+            game = GameSpec(game, game_config or {})
+        if isinstance(game, GameSpec):
+            game = game.make_game()
+        check_reward_mode(reward_mode)
         if max_decisions is not None and max_decisions < 1:
             raise ConfigError(f"max_decisions must be a positive int or None, got {max_decisions!r}")
         n = game.num_players

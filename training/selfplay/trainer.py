@@ -27,7 +27,7 @@ gives the same run as one never interrupted. During the warm start the next safe
 first rollout after it; after the final checkpoint (during the final evaluation), Ctrl-C stops at
 once. A second Ctrl-C always stops at once. ``request_stop()`` does the same from code.
 
-**Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see README "Training"):
+**Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see docs/training.md):
 an in-process vector env of 8 games (SB3's subprocess workers were slower on 2 busy cores: a
 step is two pipe round trips per game, and each waits for a time slice), one torch thread (two
 threads on two busy cores were 3x slower), distribution argument checks off (they cost a third
@@ -41,7 +41,6 @@ import csv
 import json
 import os
 import pickle
-import random
 import shutil
 import signal
 import sys
@@ -52,11 +51,11 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from smuggle_envs.core.errors import ConfigError
+from training.match import build_agent
 
 from .config import BASELINES, MIXED, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
+from .rng import global_rng_state, set_global_rng_state
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
 
@@ -119,8 +118,6 @@ def warm_start(
 def rule_bot_available(game: Game) -> bool:
     """Whether ``game`` has a rule-based bot (``training.match.build_agent`` falls back to
     random, with a label ``"rule->random"``, where it has none yet)."""
-    from training.match import build_agent
-
     return build_agent("rule", game, seed=0)[1] == "rule"
 
 
@@ -171,14 +168,12 @@ class Trainer:
             raise ConfigError(f"backend must be one of {BACKENDS}, got {backend!r}")
         if backend == "ray" and not config.workers:
             raise ConfigError("the ray backend runs data-parallel workers: set workers (--workers W)")
-        from smuggle_envs import make_game
-
         self.config = config
         self.out = Path(out_dir)
         self.log: Callable[[str], None] = log or (lambda text: print(text, flush=True))
         self.vec = vec or config.vec  # may differ on resume: results do not depend on it
         self.backend, self.ray_address = backend, ray_address  # nor on these
-        self.game = make_game(config.env_id, **config.game_config())
+        self.game = config.game_spec().make_game()
         self.has_rule = rule_bot_available(self.game)
         self.baselines = [b for b in BASELINES if b != "rule" or self.has_rule]
         # What the periodic and final evaluations play: each baseline's table, and the mixed one.
@@ -343,7 +338,6 @@ class Trainer:
         )
 
     def _restore(self, checkpoint: Path) -> None:
-        import torch
 
         from .league import League
 
@@ -363,9 +357,7 @@ class Trainer:
             self.venv.episode_returns, self.venv.episode_lengths = mon["returns"], mon["lengths"]
             self.venv.episode_count = mon["count"]
         # After the load, which reseeds the global RNGs from the model's seed.
-        random.setstate(state["rng"]["python"])
-        np.random.set_state(state["rng"]["numpy"])
-        torch.set_rng_state(state["rng"]["torch"])
+        set_global_rng_state(state["rng"])
         (self.out / "config.json").write_text(
             json.dumps(self.config.to_dict(), indent=1) + "\n", encoding="utf-8"
         )  # e.g. a new, larger --steps
@@ -520,7 +512,6 @@ class Trainer:
         return self._wall_before + time.perf_counter() - self._started
 
     def save_checkpoint(self, plot: bool = True) -> Path:
-        import torch
 
         t = self.model.num_timesteps
         self.checkpoints.mkdir(parents=True, exist_ok=True)
@@ -534,7 +525,7 @@ class Trainer:
             "timesteps": t,
             "last_obs": self.model._last_obs,
             "last_episode_starts": self.model._last_episode_starts,
-            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+            "rng": global_rng_state(),
             "league": self.league.to_dict(),
             "schedule": dict(self.schedule),
             "best": self.best,
@@ -667,14 +658,16 @@ def read_eval_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 def plot_learning_curve(
     csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str], title: str = "", chance: float | None = None
 ) -> None:
-    """Win rate against each baseline over training steps, with 95% Wilson bands."""
+    """Win rate against each baseline over training steps, with 95% Wilson bands, the games per
+    point on the axis, the chance line (dashed) and the legend beside the axes, off the data."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
 
     rows = read_eval_csv(csv_path)
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(9, 4.2))
     for opponent in dict.fromkeys(r["opponent"] for r in rows):
         pts = sorted((r["step"], r["win_rate"], r["ci_low"], r["ci_high"]) for r in rows if r["opponent"] == opponent)
         x = [p[0] for p in pts]
@@ -688,13 +681,17 @@ def plot_learning_curve(
         if rivals:  # a mixed table: the best opponent kind's win rate at the same tables
             ax.plot(*zip(*rivals), ls="--", color=line.get_color(), lw=1, label=f"best rival at the {opponent} tables")
     if chance is not None:
-        ax.axhline(chance, color="grey", ls="--", lw=1, label=f"chance ({100 * chance:.0f}%)")
+        players = f"1 in {round(1 / chance)} players, " if chance > 0 else ""
+        ax.axhline(chance, color="grey", ls="--", lw=1, label=f"chance ({players}{100 * chance:.0f}%)")
+    games = sorted({int(r["games"]) for r in rows if r.get("games")})
+    per_point = "/".join(f"{g:,}" for g in games)
     ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylabel(f"win rate (%)\n{per_point} games per point, 95% Wilson band" if games else "win rate (%)")
     ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)
     fig.tight_layout()
     tmp = Path(str(png_path) + ".tmp.png")
     fig.savefig(tmp, dpi=100)

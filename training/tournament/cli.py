@@ -1,13 +1,14 @@
 """Subcommands ``tournament``, ``replay`` and ``analyze`` of the ``smuggle`` command line.
 
-``register(subparsers)`` adds them to a parser (``training/cli.py`` does); this module also
-runs on its own: ``python -m training.tournament.cli tournament smuggle_v0 ...``.
+Their parsers are in ``parser.py``; ``training.cli.COMMANDS`` names both, and imports this module
+only when one of them runs. It also runs on its own: ``python -m training.tournament.cli
+tournament smuggle_v0 ...``.
 
     smuggle tournament smuggle_v0 --players 4 --agents rule,random,random,random,random --games 200
     smuggle replay results.sqlite 17
     smuggle analyze results.sqlite
 
-Handlers return an exit code; a bad request raises ``training.match.UsageError`` (or the
+Handlers return an exit code; a bad request raises ``training.cli.errors.UsageError`` (or the
 library's ``ConfigError``), which the command line prints on one line with exit code 2. A game
 that fails (an agent raised), or a report that cannot be written at the end, raises a
 ``UsageError`` with code 1 whose message says how many games are stored, and where; those games
@@ -23,19 +24,26 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from training.match import PROG, warn, warn_once
+from smuggle_envs import GameSpec
+from training.analytics import analysis_paths, analyze_tournament
+from training.cli import add_commands, run
+from training.cli.errors import PROG, UsageError, os_error_text, warn, warn_once
+from training.cli.paths import unwritable_reason, writable_dir
+from training.db import DatabaseError, Tournament, TournamentDB
+from training.gamelog import GameLog, ReplayActionError, print_replay
+from training.stats import fmt_num
 
-if TYPE_CHECKING:
-    from .db import TournamentDB
+from . import schedule as sched
+from .ratings import Standings, standings_for
+from .report import head_to_head_table, leaderboard_table, write_report
+from .runner import TournamentError, resolve_agents, run_tournament
+
+COMMANDS = ("tournament", "replay", "analyze")
 
 
 def _open_db(path: str, create: bool = False, readonly: bool = False) -> TournamentDB:
-    from training.match import UsageError
-
-    from .db import DatabaseError, TournamentDB
-
     try:
         return TournamentDB(path, create=create, readonly=readonly)
     except DatabaseError as exc:
@@ -51,8 +59,6 @@ def _config_value(text: str) -> Any:
 
 
 def parse_config(items: Sequence[str] | None) -> dict[str, Any]:
-    from training.match import UsageError
-
     config = {}
     for item in items or ():
         key, eq, value = item.partition("=")
@@ -72,15 +78,9 @@ def _stem(args: argparse.Namespace, tournament_id: int) -> str:
 
 
 # ----- tournament --------------------------------------------------------------------------------
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from smuggle_envs import make_game
-    from training.match import UsageError, os_error_text, writable_dir
-
-    from . import schedule as sched
-    from .ratings import standings_for
-    from .report import head_to_head_table, leaderboard_table, write_report
-    from .runner import TournamentError, resolve_agents, run_tournament
-
+def _tournament_game(args: argparse.Namespace) -> tuple[GameSpec, list[str]]:
+    """The game (its options, and the player count: ``--players``, else the game's default, or
+    fewer when fewer agents are named) and the agent specs; one-line errors for bad requests."""
     config = parse_config(args.config)
     if "num_players" in config and args.players is not None:
         raise UsageError("give the player count once: --players or --config num_players=...")
@@ -89,17 +89,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"--agents {args.agents!r} has an empty entry; write e.g. rule,random,random,random")
     if args.players is not None:
         config["num_players"] = args.players
-    elif "num_players" not in config:
-        # The game's default seats, or fewer when fewer agents are named.
-        default = make_game(args.env_id, **config).num_players
-        if len(specs) < default:
-            config["num_players"] = len(specs)
-    game = make_game(args.env_id, **config)  # ConfigError names a bad option or count
-    n = game.num_players
-    full_config = game.config.to_dict()
-    if len(specs) < n:
+    spec = GameSpec(args.env_id, config)  # ConfigError names a bad option or count
+    if "num_players" not in config and len(specs) < spec.num_players:
+        spec = spec.with_players(len(specs))
+    return spec, specs
+
+
+def _check_numbers(args: argparse.Namespace, n: int, agents: int) -> None:
+    """The counts and seeds of the request, checked before anything is built."""
+    if agents < n:
         raise UsageError(
-            f"a {n}-player game needs at least {n} agents, --agents names {len(specs)}; "
+            f"a {n}-player game needs at least {n} agents, --agents names {agents}; "
             f"name a spec more than once for copies (e.g. rule,random,random,random)"
         )
     if args.games < 1:
@@ -110,6 +110,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
     if args.bootstrap < 0:
         raise UsageError(f"--bootstrap must be 0 or more, got {args.bootstrap}")
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    spec, specs = _tournament_game(args)
+    game = spec.make_game()
+    n = game.num_players
+    _check_numbers(args, n, len(specs))
     agents = resolve_agents(game, specs, warn=warn_once())
     # Every folder written to is checked before the first game: the database's (SQLite also
     # writes its -wal and -shm files there) and the one for the CSV and PNG files.
@@ -119,97 +126,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     db = _open_db(args.db, create=True)
     try:
         tournament, created = db.find_or_create(
-            args.env_id,
-            full_config,
+            GameSpec(args.env_id, game.config.to_dict()),
             agents,
             args.games,
             args.seed,
             lambda: sched.game_specs(len(agents), n, args.games, args.seed, seating=args.seating),
             seating=args.seating,
         )
-        names = tournament.names
-        per_deal = sched.games_per_deal(n, args.seating)
-        deals = len(tournament.schedule) // per_deal
-        lineups = len({tuple(sorted(s.lineup)) for s in tournament.schedule})
-        stored = db.count_games(tournament.id)
-        print(
-            f"tournament {tournament.id} in {args.db}: {args.env_id}, {n} players, "
-            f"{len(names)} agents ({', '.join(names)}), seed {args.seed}"
-        )
-        if args.seating == "rotation":
-            seating_text = f"{n} seat rotations"
-        elif per_deal == math.factorial(n):
-            seating_text = f"all {per_deal} seat permutations"
-        else:
-            seating_text = f"{per_deal} seat permutations (balanced: seats and clockwise neighbours)"
-        print(
-            f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {seating_text} "
-            f"({lineups} lineup{'s' if lineups != 1 else ''}, each pair of agents meeting equally "
-            f"often); {args.games} requested"
-        )
-        if not created:
-            print(
-                f"resuming: {stored} of {tournament.games} games already stored"
-                if stored < tournament.games
-                else f"complete: all {stored} games already stored"
-            )
-        try:
-            summary = run_tournament(
-                db,
-                tournament,
-                workers=args.workers,
-                backend=args.backend,
-                ray_address=args.ray_address,
-                progress=not args.quiet,
-            )
-        except TournamentError as exc:
-            raise UsageError(
-                f"{exc}; {db.count_games(tournament.id)} of {tournament.games} games are stored in "
-                f"{args.db}; fix the agent and run the same command to resume",
-                code=1,
-            ) from None
-        except KeyboardInterrupt:
-            print(
-                f"\n{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
-                f"run the same command to resume",
-                file=sys.stderr,
-            )
-            raise
-        if summary.played or summary.duplicates:
-            rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
-            print(
-                f"played {summary.played} games in {summary.seconds:.1f} s ({rate:.1f} games/s, "
-                f"{args.backend} backend)"
-                + (f"; {summary.duplicates} were already stored by another run" if summary.duplicates else "")
-            )
+        _print_schedule(args, db, tournament, n, created)
+        _play(args, db, tournament)
         standings = standings_for(db, tournament, bootstrap=args.bootstrap)
-        print(
-            f"\n=== leaderboard: Plackett-Luce rating (Elo-like points, batch fit of all "
-            f"{standings.games} games) with a 95% bootstrap interval over {standings.deals} deals "
-            f"({standings.bootstrap} resamples); a shared win counts 1/k; mean-score interval over "
-            f"deals; openskill ordinal (mu - 3 sigma) as a cross-check ==="
-        )
-        print(leaderboard_table(standings))
-        print("\n=== head to head: share of common games the row agent finished ahead ===")
-        print(head_to_head_table(standings))
-        try:
-            written = write_report(
-                standings,
-                _out_dir(args),
-                _stem(args, tournament.id),
-                title=args.env_id,
-                specs={a.name: a.spec for a in tournament.agents},
-                plots=not args.no_plots,
-            )
-        except OSError as exc:
-            raise UsageError(
-                f"cannot write the leaderboard files to {_out_dir(args)}: {os_error_text(exc)}. The games are "
-                f"saved: {db.count_games(tournament.id)} of {tournament.games} games of tournament "
-                f"{tournament.id} are stored in {args.db}; run the same command with --out DIR to write "
-                f"the files elsewhere (no game is played again)",
-                code=1,
-            ) from None
-        print("\nwritten: " + ", ".join(str(p) for p in written))
+        _print_standings(standings)
+        _write_report(args, db, tournament, standings)
         lo, hi = db.game_id_range(tournament.id)
         print(
             f"replay a game: {PROG} replay {args.db} GAME_ID (this tournament's games are ids "
@@ -220,12 +148,105 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         db.close()
 
 
+def _print_schedule(args: argparse.Namespace, db: TournamentDB, tournament: Tournament, n: int, created: bool) -> None:
+    """The tournament's agents and schedule, and how much of it is stored already."""
+    names = tournament.names
+    per_deal = sched.games_per_deal(n, args.seating)
+    deals = len(tournament.schedule) // per_deal
+    lineups = len({tuple(sorted(s.lineup)) for s in tournament.schedule})
+    stored = db.count_games(tournament.id)
+    print(
+        f"tournament {tournament.id} in {args.db}: {args.env_id}, {n} players, "
+        f"{len(names)} agents ({', '.join(names)}), seed {args.seed}"
+    )
+    if args.seating == "rotation":
+        seating_text = f"{n} seat rotations"
+    elif per_deal == math.factorial(n):
+        seating_text = f"all {per_deal} seat permutations"
+    else:
+        seating_text = f"{per_deal} seat permutations (balanced: seats and clockwise neighbours)"
+    print(
+        f"schedule: {tournament.games} games = {deals} deal{'s' if deals != 1 else ''} x {seating_text} "
+        f"({lineups} lineup{'s' if lineups != 1 else ''}, each pair of agents meeting equally "
+        f"often); {args.games} requested"
+    )
+    if not created:
+        print(
+            f"resuming: {stored} of {tournament.games} games already stored"
+            if stored < tournament.games
+            else f"complete: all {stored} games already stored"
+        )
+
+
+def _play(args: argparse.Namespace, db: TournamentDB, tournament: Tournament) -> None:
+    """Play the games the database lacks; a failed game or Ctrl-C says how many are stored."""
+    try:
+        summary = run_tournament(
+            db,
+            tournament,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
+            progress=not args.quiet,
+        )
+    except TournamentError as exc:
+        raise UsageError(
+            f"{exc}; {db.count_games(tournament.id)} of {tournament.games} games are stored in "
+            f"{args.db}; fix the agent and run the same command to resume",
+            code=1,
+        ) from None
+    except KeyboardInterrupt:
+        print(
+            f"\n{PROG}: {db.count_games(tournament.id)} of {tournament.games} games are stored; "
+            f"run the same command to resume",
+            file=sys.stderr,
+        )
+        raise
+    if summary.played or summary.duplicates:
+        rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
+        print(
+            f"played {summary.played} games in {summary.seconds:.1f} s ({rate:.1f} games/s, "
+            f"{args.backend} backend)"
+            + (f"; {summary.duplicates} were already stored by another run" if summary.duplicates else "")
+        )
+
+
+def _print_standings(standings: Standings) -> None:
+    print(
+        f"\n=== leaderboard: Plackett-Luce rating (Elo-like points, batch fit of all "
+        f"{standings.games} games) with a 95% bootstrap interval over {standings.deals} deals "
+        f"({standings.bootstrap} resamples); a shared win counts 1/k; mean-score interval over "
+        f"deals; openskill ordinal (mu - 3 sigma) as a cross-check ==="
+    )
+    print(leaderboard_table(standings))
+    print("\n=== head to head: share of common games the row agent finished ahead ===")
+    print(head_to_head_table(standings))
+
+
+def _write_report(args: argparse.Namespace, db: TournamentDB, tournament: Tournament, standings: Standings) -> None:
+    """The leaderboard's CSV and PNG files; a failure says the games are kept, and where."""
+    try:
+        written = write_report(
+            standings,
+            _out_dir(args),
+            _stem(args, tournament.id),
+            title=args.env_id,
+            specs={a.name: a.spec for a in tournament.agents},
+            plots=not args.no_plots,
+        )
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write the leaderboard files to {_out_dir(args)}: {os_error_text(exc)}. The games are "
+            f"saved: {db.count_games(tournament.id)} of {tournament.games} games of tournament "
+            f"{tournament.id} are stored in {args.db}; run the same command with --out DIR to write "
+            f"the files elsewhere (no game is played again)",
+            code=1,
+        ) from None
+    print("\nwritten: " + ", ".join(str(p) for p in written))
+
+
 # ----- replay ------------------------------------------------------------------------------------
 def cmd_replay(args: argparse.Namespace) -> int:
-    from training.match import GameLog, ReplayActionError, UsageError, fmt_num, print_replay
-
-    from .db import DatabaseError
-
     db = _open_db(args.db, readonly=True)
     try:
         try:
@@ -266,11 +287,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ----- analyze -----------------------------------------------------------------------------------
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from training.match import UsageError, os_error_text, unwritable_reason, writable_dir
-
-    from .analytics import analysis_paths, analyze_tournament
-    from .db import DatabaseError
-
     out = _out_dir(args)
     write_files = True
     if args.out:  # checked before the analysis, which can take a while
@@ -326,152 +342,17 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         db.close()
 
 
-# ----- argument parsing --------------------------------------------------------------------------
-def register(subparsers: Any) -> None:
-    """Add the ``tournament``, ``replay`` and ``analyze`` subcommands to ``subparsers``."""
-    formatter = argparse.RawDescriptionHelpFormatter
-
-    p = subparsers.add_parser(
-        "tournament",
-        help="rate agents in a resumable duplicate tournament (SQLite)",
-        formatter_class=formatter,
-        description="Play a duplicate tournament and rate the agents. Every deal (seed) is played\n"
-        "once per rotation of its lineup across the seats, so card luck cancels; with\n"
-        "more agents than seats, the deals cycle through lineups in which every pair of\n"
-        "agents meets equally often (--games is rounded up to whole cycles). Every game\n"
-        "is committed to the SQLite database as it finishes; the same command resumes\n"
-        "a killed tournament (no game lost, none played twice). Prints a leaderboard\n"
-        "(Plackett-Luce rating fitted to all games at once, win rate and mean score,\n"
-        "with 95% intervals) and a head-to-head matrix; writes them as CSV and PNG.",
-        epilog="examples:\n"
-        "  smuggle tournament smuggle_v0 --players 4 --agents rule,random,random,random,random --games 200\n"
-        "  smuggle tournament smuggle_v0 --agents rule,random,ppo:runs/main/final.zip,random "
-        "--games 400 --workers 8\n"
-        "  smuggle tournament smuggle_v0 --agents rule,random,random,random --backend ray "
-        "--ray-address auto",
-    )
-    p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="seats per game (default: the game's default, or the number of agents if fewer)",
-    )
-    p.add_argument(
-        "--agents",
-        required=True,
-        metavar="SPECS",
-        help="comma-separated agent specs, at least N: random, rule, ppo:PATH, ...; a spec "
-        "named twice gives two agents (random, random#2)",
-    )
-    p.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        metavar="G",
-        help="games to play at least (default: 100; rounded up to whole schedule cycles)",
-    )
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed: deal d uses seed K+d (default: 0)")
-    p.add_argument(
-        "--seating",
-        choices=("rotation", "permutations"),
-        default="rotation",
-        help="rotation (default): each deal once per rotation of its lineup (N games); permutations: "
-        "each deal once per seat permutation (all N! up to 4 seats, else a balanced subset in which "
-        "every agent sits in every seat and follows every other agent clockwise equally often)",
-    )
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        default=200,
-        metavar="R",
-        help="bootstrap resamples of the deals for the rating intervals (default: 200; 0: none)",
-    )
-    p.add_argument(
-        "--config",
-        action="append",
-        metavar="KEY=VALUE",
-        help="a game option, repeatable (e.g. --config bankruptcy=eliminate)",
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        metavar="W",
-        help="local processes, 1 = in this process (default: the CPU count); with Ray, "
-        "tasks in flight (default: the cluster's CPUs)",
-    )
-    p.add_argument(
-        "--db", default="results.sqlite", metavar="FILE", help="the SQLite database (default: results.sqlite)"
-    )
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="local process pool (default) or a Ray cluster (pip install 'ray[default]')",
-    )
-    p.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="Ray cluster to join (e.g. auto, ray://head:10001); default: a local Ray, or RAY_ADDRESS when set",
-    )
-    p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
-    p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=cmd_tournament)
-
-    p = subparsers.add_parser(
-        "replay",
-        help="print a game stored in a tournament database, turn by turn",
-        description="Print game GAME_ID (see the games table, or the ids in 'smuggle analyze') of "
-        "a tournament database turn by turn, with the agent in each seat, the table at "
-        "every round, the final scores, and a check against the stored result.",
-    )
-    p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
-    p.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's id in the database")
-    p.add_argument(
-        "--seat",
-        type=int,
-        metavar="S",
-        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
-    )
-    p.set_defaults(func=cmd_replay)
-
-    p = subparsers.add_parser(
-        "analyze",
-        help="bluffing analytics of the games in a tournament database",
-        formatter_class=formatter,
-        description="Replay every stored game and report each agent's hidden-information behaviour.\n"
-        "Smuggle: how often it declares untruthfully, the duty it leaves undeclared,\n"
-        "how often its lies are caught and by whom, its profit from lying; as Officer\n"
-        "its search rate and precision; as next player its Informer rate and precision;\n"
-        "Diplomatic Bag claims true and false. CIQ: smuggle rate, Smuggles caught, Fire\n"
-        "rate and precision. Illegal: trades offered and accepted, Magnum reactions,\n"
-        "cards passed after Paranoia. Humble smuggle: face-down selections that broke or\n"
-        "fit the round's rule. Import / Export: sealed Import bids (mean bid, share of\n"
-        "credits, wins and ties, overpay over the second-highest bid), ships won (free,\n"
-        "own or another's, owner fees, containers) and the leader's ship picks. Other\n"
-        "games: a count of decisions. Printed, and written as CSV and PNG.",
-    )
-    p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
-    p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
-    p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
-    p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
-    p.set_defaults(func=cmd_analyze)
-
-
+# ----- on its own ----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Tournaments, replays and bluffing analytics.")
-    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True), COMMANDS)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of this module's subcommands, with the error handling of ``smuggle``
-    (``training.match.run_command``)."""
-    from training.match import parse_args, run_command
-
-    args = parse_args(build_parser(), argv)
-    return args if isinstance(args, int) else run_command(args, PROG)
+    (``training.cli.errors.run_command``)."""
+    return run(build_parser(), argv, PROG)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from itertools import combinations
 
 import numpy as np
 
-from training.match import wilson_interval
+from training.stats import wilson_interval
 
 Z95 = 1.959963984540054
 _T975 = (

@@ -10,7 +10,6 @@ writes each one to the database as it arrives (one transaction per game).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import signal
 import sys
@@ -20,8 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .db import AgentEntry, Tournament, TournamentDB
-from .schedule import GameSpec
+from smuggle_envs import GameSpec
+from training.cli.errors import UsageError
+from training.db import AgentEntry, Tournament, TournamentDB
+from training.match import build_agent
+from training.scheduled import ScheduledGame
 
 BACKENDS = ("local", "ray")
 RAY_BATCH = 4  # games per Ray task (amortises the per-task overhead)
@@ -59,7 +61,6 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
     bot for this game falls back to ``random`` with a warning and the label ``"rule->random"``),
     and return the tournament's agents with unique names."""
     from agents.zoo import ZooAgent
-    from training.match import UsageError, build_agent
 
     labels, play_specs, prints = [], [], []
     for spec in specs:
@@ -91,19 +92,17 @@ def resolve_agents(game, specs: Sequence[str], warn: Callable[[str], None] | Non
 _CACHE: dict[Any, Any] = {}
 
 
-def _game(env_id: str, config_json: str):
-    key = ("game", env_id, config_json)
+def _game(spec: GameSpec):
+    key = ("game", spec)
     if key not in _CACHE:
-        from smuggle_envs import make_game
-
-        _CACHE[key] = make_game(env_id, **json.loads(config_json))
+        _CACHE[key] = spec.make_game()
     return _CACHE[key]
 
 
-def _agent(game, env_id: str, config_json: str, index: int, play_spec: str):
+def _agent(game, spec: GameSpec, index: int, play_spec: str):
     # One object per tournament agent (two copies of "random" are two objects), built once per
     # process; play_game resets it from the game seed and seat before every game.
-    key = ("agent", env_id, config_json, index, play_spec)
+    key = ("agent", spec, index, play_spec)
     if key not in _CACHE:
         from agents import make_agent
 
@@ -112,17 +111,17 @@ def _agent(game, env_id: str, config_json: str, index: int, play_spec: str):
 
 
 def play_games(
-    env_id: str, config_json: str, play_specs: Sequence[str], items: Sequence[tuple[str, int, Sequence[int]]]
+    spec: GameSpec, play_specs: Sequence[str], items: Sequence[tuple[str, int, Sequence[int]]]
 ) -> list[tuple[str, dict[str, Any]]]:
     """Play ``items`` of ``(game_key, seed, seating)``; returns ``(game_key, result)`` pairs.
     Runs in a worker (any backend) or in-process."""
     from agents.arena import play
     from smuggle_envs.core.outcomes import ranks
 
-    game = _game(env_id, config_json)
+    game = _game(spec)
     out = []
     for key, seed, seating in items:
-        seat_agents = [_agent(game, env_id, config_json, a, play_specs[a]) for a in seating]
+        seat_agents = [_agent(game, spec, a, play_specs[a]) for a in seating]
         start = time.perf_counter()
         try:
             driver = play(game, seat_agents, seed)
@@ -173,7 +172,7 @@ class RunSummary:
     seconds: float
 
 
-def _items(specs: Iterable[GameSpec]) -> list[tuple[str, int, list[int]]]:
+def _items(specs: Iterable[ScheduledGame]) -> list[tuple[str, int, list[int]]]:
     return [(s.game_key, s.seed, list(s.seating)) for s in specs]
 
 
@@ -196,8 +195,6 @@ def run_tournament(
     it arrives. ``workers``: local processes (1 = in this process; default: the CPU count) or
     Ray tasks in flight (default: the cluster's CPUs)."""
     if backend not in BACKENDS:
-        from training.match import UsageError
-
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     start = time.perf_counter()
     done = db.played_keys(tournament.id)
@@ -216,9 +213,8 @@ def run_tournament(
         if bar is not None:
             bar.update(1)
 
-    config_json = json.dumps(tournament.config, sort_keys=True)
     play_specs = [a.play_spec for a in tournament.agents]
-    args = (tournament.env_id, config_json, play_specs)
+    args = (tournament.spec, play_specs)
     try:
         if backend == "ray":
             _run_ray(args, todo, workers, ray_address, store)
@@ -257,7 +253,7 @@ def _pool_context():
     return mp.get_context("spawn")
 
 
-def _run_pool(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int, store) -> None:
+def _run_pool(args: tuple[GameSpec, Sequence[str]], todo: Sequence[ScheduledGame], workers: int, store) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     items = iter(_items(todo))
@@ -285,10 +281,8 @@ def _run_pool(args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], wo
 
 
 def _run_ray(
-    args: tuple[str, str, Sequence[str]], todo: Sequence[GameSpec], workers: int | None, address: str | None, store
+    args: tuple[GameSpec, Sequence[str]], todo: Sequence[ScheduledGame], workers: int | None, address: str | None, store
 ) -> None:
-    from training.match import UsageError
-
     try:
         import ray
     except ImportError:

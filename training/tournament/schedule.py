@@ -1,7 +1,8 @@
 """The tournament schedule: which agents play which deal in which seats. Pure functions.
 
-A tournament is a deterministic list of ``GameSpec`` built from (number of agents, seats, games,
-base seed); resuming a tournament means playing the specs that are not in the database yet.
+A tournament is a deterministic list of ``ScheduledGame`` (``training/scheduled.py``) built from
+(number of agents, seats, games, base seed); resuming a tournament means playing the specs that
+are not in the database yet.
 
 **Duplicate format.** Every deal (a game seed) is played once for each rotation of one lineup
 across the seats: with lineup ``L`` (the agents of the deal, in the deal's seating order) and
@@ -48,11 +49,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations, permutations
 
-SCHEDULE_VERSION = 1
-"""Bumped whenever the schedule for the same inputs changes (it is part of a tournament's key)."""
+from training.scheduled import ScheduledGame, rotate
 
 SEARCH_STEPS = 40_000  # annealing moves per attempt (a fixed budget: deterministic)
 SEARCH_RESTARTS = 3  # attempts per design size
@@ -60,46 +59,6 @@ MAX_COMBINATIONS = 200_000  # more lineups than this cannot be played as all com
 SEATINGS = ("rotation", "permutations")
 PERMUTATION_CAP = 24  # play all N! seat permutations of a deal up to this many, else a balanced subset
 CYCLE_SEARCH_STEPS = 200_000  # swap moves per attempt when searching cyclic orders (even N)
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One game of a tournament. ``seating[s]`` is the index (into the tournament's agent list)
-    of the agent in seat ``s``; ``lineup`` is the deal's agents in rotation-0 seating order."""
-
-    deal: int
-    rotation: int
-    seed: int
-    lineup: tuple[int, ...]
-    seating: tuple[int, ...]
-    mode: str = "rotation"  # "rotation" or "permutations" (``rotation`` numbers the permutation)
-
-    @property
-    def game_key(self) -> str:
-        return game_key(self.deal, self.rotation)
-
-    def to_list(self) -> list:
-        item = [self.deal, self.rotation, self.seed, list(self.lineup)]
-        return item + [list(self.seating)] if self.mode == "permutations" else item
-
-    @classmethod
-    def from_list(cls, item: Sequence) -> GameSpec:
-        deal, rotation, seed, lineup = item[:4]
-        lineup = tuple(int(a) for a in lineup)
-        if len(item) > 4:  # a permutation spec stores its seating
-            return cls(int(deal), int(rotation), int(seed), lineup, tuple(int(a) for a in item[4]), "permutations")
-        return cls(int(deal), int(rotation), int(seed), lineup, rotate(lineup, int(rotation)))
-
-
-def game_key(deal: int, rotation: int) -> str:
-    """The key of a game within its tournament, e.g. ``"000012-3"``; sorts by deal, rotation."""
-    return f"{deal:06d}-{rotation}"
-
-
-def rotate(lineup: Sequence[int], rotation: int) -> tuple[int, ...]:
-    """Seat ``s`` is played by ``lineup[(s + rotation) % N]``."""
-    n = len(lineup)
-    return tuple(lineup[(s + rotation) % n] for s in range(n))
 
 
 def rotations(lineup: Sequence[int]) -> list[tuple[int, ...]]:
@@ -345,7 +304,9 @@ def plan(
     return design, deals
 
 
-def game_specs(num_agents: int, seats: int, games: int, seed: int = 0, seating: str = "rotation") -> list[GameSpec]:
+def game_specs(
+    num_agents: int, seats: int, games: int, seed: int = 0, seating: str = "rotation"
+) -> list[ScheduledGame]:
     """Every game of a tournament in play order (by deal, then rotation or permutation). Deal
     ``d`` uses the game seed ``seed + d`` and lineup ``design[d % len(design)]``; ``seating``:
     ``"rotation"`` or ``"permutations"`` (see the module docstring)."""
@@ -356,13 +317,13 @@ def game_specs(num_agents: int, seats: int, games: int, seed: int = 0, seating: 
         lineup = deal_order(design[d % len(design)], seed, d)
         if seating == "rotation":
             for r in range(seats):
-                specs.append(GameSpec(d, r, seed + d, lineup, rotate(lineup, r)))
+                specs.append(ScheduledGame(d, r, seed + d, lineup, rotate(lineup, r)))
         else:
             for r, perm in enumerate(perms):
-                specs.append(GameSpec(d, r, seed + d, lineup, tuple(lineup[p] for p in perm), "permutations"))
+                specs.append(ScheduledGame(d, r, seed + d, lineup, tuple(lineup[p] for p in perm), "permutations"))
     return specs
 
 
-def seating_mode(schedule: Sequence[GameSpec]) -> str:
+def seating_mode(schedule: Sequence[ScheduledGame]) -> str:
     """The seating mode a (stored) schedule was made with."""
     return "permutations" if any(s.mode == "permutations" for s in schedule) else "rotation"

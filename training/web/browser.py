@@ -1,9 +1,14 @@
 """Drive the app in a real browser: the server in a thread, Debian's chromium headless.
 
-Used by the browser tests (``tests/training/web/test_browser.py``) and the screenshot script
+Used by the browser tests (``tests/training/web/test_browser*.py``) and the screenshot script
 (``scripts/web_screenshots.py``). Needs selenium (the ``web`` extra) and ``/usr/bin/chromium``
 with ``/usr/bin/chromedriver`` (``bash scripts/browser.sh`` installs them): selenium is pointed
 at both, so nothing is downloaded.
+
+``Browser`` is one person's browser. Every page it opens, and its console whenever it is checked,
+must be free of errors: an uncaught exception, a script that does not parse, a refused request,
+a Content-Security-Policy violation all reach the console as SEVERE entries, and ``check``
+fails on the first of them, saying what and where.
 """
 
 from __future__ import annotations
@@ -84,7 +89,8 @@ class ThreadServer:
 
 
 def chromium(width: int = 1400, height: int = 1000) -> Any:
-    """A headless chromium with a fresh profile (a separate person: no shared storage)."""
+    """A headless chromium with a fresh profile (a separate person: no shared storage) whose
+    console can be read (``console_errors``)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -95,4 +101,64 @@ def chromium(width: int = 1400, height: int = 1000) -> Any:
         options.add_argument(flag)
     options.add_argument(f"--window-size={width},{height}")
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='smuggle-chromium-')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The console's SEVERE entries since the last call (reading the log empties it)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+class Browser:
+    """One person's headless chromium (see the module docstring); a context manager that checks
+    the console one last time and quits."""
+
+    def __init__(self, base_url: str, width: int = 1400, height: int = 1000, timeout: float = 20.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.driver = chromium(width, height)
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        try:
+            if kind is None:  # a failing test already says why; don't hide it behind this
+                self.check("at the end")
+        finally:
+            self.driver.quit()
+
+    def check(self, where: str = "") -> None:
+        """Fail if the console has reported an error since the last check."""
+        errors = console_errors(self.driver)
+        if errors:
+            page = self.driver.current_url
+            raise AssertionError(f"browser console errors {where} on {page}:\n" + "\n".join(errors))
+
+    def open(self, path: str, ready: str | None = None) -> None:
+        """Load ``path`` (relative to the server, or a full URL), wait until it has loaded and
+        the JavaScript expression ``ready`` is true, then check the console."""
+        url = path if path.startswith(("http://", "https://", "about:")) else self.base_url + path
+        self.driver.get(url)
+        self.wait_js("document.readyState === 'complete'")
+        if ready is not None:
+            self.wait_js(ready, f"{path} to be ready ({ready})")
+        self.check(f"loading {path}")
+
+    def js(self, script: str, *args: Any) -> Any:
+        """Run ``script`` (a function body: ``return`` its value) in the page."""
+        return self.driver.execute_script(script, *args)
+
+    def wait_js(self, expression: str, what: str = "", timeout: float | None = None) -> Any:
+        """Wait until the JavaScript ``expression`` is truthy; returns its value. Checks the
+        console while waiting, so a page that broke fails at once instead of timing out."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            value = self.js(f"return ({expression});")
+            if value:
+                return value
+            self.check(f"waiting for {what or expression}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"timed out waiting for {what or expression} on {self.driver.current_url}")
+            time.sleep(0.03)

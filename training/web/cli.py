@@ -1,35 +1,35 @@
-"""The ``serve`` and ``export-human`` subcommands of ``smuggle`` (registered by ``training/cli.py``).
+"""The ``serve`` and ``export-human`` subcommands of ``smuggle`` (their parsers: ``parser.py``;
+``training.cli.COMMANDS`` imports this module only when one of them runs).
 
-Only the standard library is imported here: Starlette and uvicorn (the ``web`` extra) load when
-``serve`` runs, so ``smuggle list`` stays instant and ``export-human`` works without them.
+Starlette and uvicorn (the ``web`` extra) load when the server starts (``server.serve``), so
+``export-human`` works without them and ``serve`` says how to install them.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import importlib.util
 
-from training.match import UsageError
+from training.cli.errors import UsageError, os_error_text
+from training.cli.paths import check_writable_file
+from training.db import DatabaseError
 
-WEB_EXTRA_HINT = "pip install -c constraints.txt -e '.[web]'"
+from .limits import ServeLimits, models_in
+from .parser import WEB_EXTRA_HINT
+from .server import serve
+from .store import export_human
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import importlib.util
-
-    from training.match import check_writable_file, os_error_text
-    from training.tournament.db import DatabaseError
-
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(f"'smuggle serve' needs {' and '.join(missing)} (the web extra): {WEB_EXTRA_HINT}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be from 0 to 65535, got {args.port}")
     check_writable_file(args.db, "--db")
-    from .server import serve
-
+    limits = _limits(args)
     try:
-        serve(args.host, args.port, args.db)
+        serve(args.host, args.port, args.db, limits, tuple(args.allow_host))
     except DatabaseError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
@@ -39,12 +39,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _limits(args: argparse.Namespace) -> ServeLimits:
+    """The operator's ``ServeLimits`` from the options, or a one-line UsageError."""
+    try:
+        models = models_in(args.models) if args.models else {}
+        return ServeLimits(
+            bot_seconds=args.bot_seconds,
+            max_sims=args.max_sims,
+            max_bot_tables=args.max_bot_tables_per_client,
+            max_tables=args.max_tables,
+            models=models,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_export_human(args: argparse.Namespace) -> int:
-    from training.match import check_writable_file
-    from training.tournament.db import DatabaseError
-
-    from .store import export_human
-
     check_writable_file(args.jsonl, "--jsonl")
     try:
         count = export_human(args.db, args.jsonl)
@@ -52,41 +62,3 @@ def cmd_export_human(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(f"wrote {count} human decision(s) to {args.jsonl}")
     return 0
-
-
-def register(subparsers: Any) -> None:
-    """Add ``serve`` and ``export-human`` to ``subparsers``."""
-    formatter = argparse.RawDescriptionHelpFormatter
-    p = subparsers.add_parser(
-        "serve",
-        help="play, watch and replay in the browser, people with agents",
-        formatter_class=formatter,
-        description="Start the browser app and print its URL. Make a table for any game and\n"
-        "player count, fill each seat with a person or an agent spec, and give each person\n"
-        "their seat's link; watch all-bot tables live; replay any game stored in the\n"
-        "database (this app's and tournaments'). Every human decision is stored with the\n"
-        "full hidden state, the seat's observation and the time taken (see export-human).\n"
-        f"Needs the web extra: {WEB_EXTRA_HINT}",
-        epilog="examples:\n  smuggle serve\n  smuggle serve --port 8080 --db study.sqlite\n"
-        "  smuggle serve --host 0.0.0.0   # reachable from other machines (a lab network)",
-    )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
-    p.add_argument("--db", default="games.sqlite", metavar="FILE", help="the SQLite database (default: games.sqlite)")
-    p.set_defaults(func=cmd_serve)
-
-    p = subparsers.add_parser(
-        "export-human",
-        help="write the human decisions of 'smuggle serve' as JSON lines",
-        formatter_class=formatter,
-        description="Write every human decision of a 'smuggle serve' database as one JSON object\n"
-        "per line: table and game id, env id, config and seed, the decision's number, seat,\n"
-        "display name and session id, the full hidden state (history: the actions before the\n"
-        "decision, which replay the exact position; state_text: the full table), the seat's\n"
-        "observation, the legal actions, the action and its text, when it was asked and\n"
-        "answered, and the seconds taken. The database is only read.",
-        epilog="example: smuggle export-human games.sqlite --jsonl human.jsonl",
-    )
-    p.add_argument("db", metavar="DB", help="the database of 'smuggle serve'")
-    p.add_argument("--jsonl", required=True, metavar="OUT", help="the JSON-lines file to write")
-    p.set_defaults(func=cmd_export_human)

@@ -6,17 +6,37 @@ printed is the one that works (``--port 0`` takes a free port and prints it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from typing import Any
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def host_names(host: str, extra: list[str] | tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ``Host`` names the app answers to when listening on ``host``: this machine's own
+    names, ``host`` itself, on every address (``0.0.0.0``) the machine's name and addresses too,
+    and the operator's ``--allow-host`` names (a lab's DNS name for the server, say). Any other
+    name in a request's ``Host`` is refused: a DNS-rebinding page arrives under its own name."""
+    names = {*LOCAL_HOSTS, *(n.lower() for n in extra)}
+    if host in WILDCARDS:
+        machine = socket.gethostname()
+        names |= {machine.lower(), socket.getfqdn().lower()}
+        with contextlib.suppress(OSError):
+            names |= {str(info[4][0]) for info in socket.getaddrinfo(machine, None)}
+    else:
+        names.add(host.lower())
+    return tuple(sorted(names))
 
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (IPv6 when the host is an IPv6 address)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, so that asyncio sets TCP_NODELAY on the connections it accepts: without
+    # it each answer on a kept-alive connection waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -48,12 +68,20 @@ def make_server(app: Any, log_level: str = "warning") -> Any:
     return Server(config)
 
 
-def serve(host: str, port: int, db: str | os.PathLike[str], log_level: str = "warning") -> None:
-    """Serve until Ctrl-C, printing the URL first."""
+def serve(
+    host: str,
+    port: int,
+    db: str | os.PathLike[str],
+    limits: Any = None,
+    allow_hosts: tuple[str, ...] = (),
+    log_level: str = "warning",
+) -> None:
+    """Serve until Ctrl-C, printing the URL first. ``limits``: a ``limits.ServeLimits``."""
     from .app import create_app
 
     sock = bind(host, port)
-    app = create_app(db)
+    names = host_names(host, allow_hosts)
+    app = create_app(db, limits=limits, allowed_hosts=names)
     restored = app.state.restored
     print(f"smuggle serve: {url_of(sock, host)}  (database {db}; Ctrl-C stops)", flush=True)
     if restored:
@@ -61,7 +89,8 @@ def serve(host: str, port: int, db: str | os.PathLike[str], log_level: str = "wa
     if host not in LOCAL_HOSTS:
         print(
             "note: serving beyond this machine: anyone who can reach it can make tables, watch bot "
-            "tables and open stored replays; each seat still needs its own link",
+            "tables and open stored replays; each seat still needs its own link. Host names "
+            f"answered: {', '.join(names)} (add more with --allow-host)",
             flush=True,
         )
     make_server(app, log_level).run(sockets=[sock])

@@ -1,6 +1,6 @@
 """The app's SQLite database: the tournament schema plus two tables of its own.
 
-``smuggle serve --db FILE`` opens (or creates) a tournament database (``training/tournament/db.py``)
+``smuggle serve --db FILE`` opens (or creates) a tournament database (``training/db.py``)
 so that games played in the browser and games played by tournaments are stored, replayed and
 analysed the same way:
 
@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from training.tournament.db import DatabaseError, TournamentDB
+from training.db import DatabaseError, TournamentDB
 
 WEB_KEY_PREFIX = "web:"
 
@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS web_tables (
     note      TEXT NOT NULL DEFAULT '',
     bot_delay REAL NOT NULL DEFAULT 0,
     game_id   INTEGER,
+    owner_hash TEXT NOT NULL DEFAULT '',
     created   TEXT NOT NULL,
     updated   TEXT NOT NULL
 );
@@ -88,6 +89,7 @@ _TABLE_COLUMNS = (
     "note",
     "bot_delay",
     "game_id",
+    "owner_hash",
     "created",
 )
 
@@ -129,6 +131,9 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.executescript(_WEB_SCHEMA)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_tables)")}
+            if "owner_hash" not in columns:  # a database of an earlier version: tables had no owner
+                self.conn.execute("ALTER TABLE web_tables ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''")
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"cannot use {str(path)!r} as the app's database: {exc}") from None
         self.lock = threading.Lock()
@@ -142,12 +147,12 @@ class Store:
 
     # ----- tables -------------------------------------------------------------------------------------
     def save_table(self, row: dict[str, Any]) -> None:
-        """Insert a new table (``id, env_id, config, seed, seats, bot_delay``)."""
+        """Insert a new table (``id, env_id, config, seed, seats, bot_delay, owner_hash``)."""
         stamp = now()
         with self.lock, self._tx():
             self.conn.execute(
-                "INSERT INTO web_tables (id, env_id, config, seed, seats, actions, status, bot_delay, created, "
-                "updated) VALUES (?, ?, ?, ?, ?, '[]', 'playing', ?, ?, ?)",
+                "INSERT INTO web_tables (id, env_id, config, seed, seats, actions, status, bot_delay, owner_hash, "
+                "created, updated) VALUES (?, ?, ?, ?, ?, '[]', 'playing', ?, ?, ?, ?)",
                 (
                     row["id"],
                     row["env_id"],
@@ -155,6 +160,7 @@ class Store:
                     row["seed"],
                     _dumps(row["seats"]),
                     row["bot_delay"],
+                    row["owner_hash"],
                     stamp,
                     stamp,
                 ),
@@ -163,6 +169,7 @@ class Store:
     def update_table(
         self, table_id: str, actions: list[int], seats: list[dict[str, Any]], status: str = "playing", note: str = ""
     ) -> None:
+        """Save a change that is not a move: a seat taken, a table ended."""
         with self.lock, self._tx():
             self.conn.execute(
                 "UPDATE web_tables SET actions = ?, seats = ?, status = ?, note = ?, updated = ? WHERE id = ?",
@@ -191,94 +198,114 @@ class Store:
             result.append(item)
         return result
 
-    # ----- human decisions ----------------------------------------------------------------------------
-    def record_decision(self, row: dict[str, Any]) -> None:
-        """One human decision (see the module docstring for the fields)."""
+    # ----- moves -------------------------------------------------------------------------------------
+    def commit_move(
+        self,
+        table_id: str,
+        table: dict[str, Any],
+        decision: dict[str, Any] | None = None,
+        game: dict[str, Any] | None = None,
+    ) -> int | None:
+        """Save a move in one transaction: the table's new ``actions``, ``seats``, ``status`` and
+        ``note``; the person's decision that made it, if any (see the module docstring for its
+        fields); and the finished game, if the move ended it (``_insert_game``'s ``game``). A crash
+        leaves all of them or none, so a decision is never stored without the action it records.
+        Returns the finished game's id, or None."""
         with self.lock, self._tx():
+            if decision is not None:
+                self._insert_decision(decision)
+            game_id = None if game is None else self._insert_game(table_id, game)
             self.conn.execute(
-                "INSERT OR IGNORE INTO human_decisions (table_id, env_id, config, seed, decision, seat, name, "
-                "session, history, state_text, observation, legal_actions, action, action_text, asked_at, "
-                "decided_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "UPDATE web_tables SET actions = ?, seats = ?, status = ?, note = ?, game_id = COALESCE(?, game_id), "
+                "updated = ? WHERE id = ?",
                 (
-                    row["table_id"],
-                    row["env_id"],
-                    _dumps(row["config"]),
-                    row["seed"],
-                    row["decision"],
-                    row["seat"],
-                    row["name"],
-                    row["session"],
-                    _dumps(row["history"]),
-                    row["state_text"],
-                    _dumps(row["observation"]),
-                    _dumps(row["legal_actions"]),
-                    row["action"],
-                    row["action_text"],
-                    row["asked_at"],
-                    row["decided_at"],
-                    row["seconds"],
+                    _dumps(table["actions"]),
+                    _dumps(table["seats"]),
+                    table["status"],
+                    table["note"],
+                    game_id,
+                    now(),
+                    table_id,
                 ),
             )
+            if game_id is not None:
+                self.conn.execute("UPDATE human_decisions SET game_id = ? WHERE table_id = ?", (game_id, table_id))
+        return game_id
+
+    def _insert_decision(self, row: dict[str, Any]) -> None:
+        # A plain INSERT: a decision is stored once, with its action, or the transaction fails.
+        self.conn.execute(
+            "INSERT INTO human_decisions (table_id, env_id, config, seed, decision, seat, name, "
+            "session, history, state_text, observation, legal_actions, action, action_text, asked_at, "
+            "decided_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row["table_id"],
+                row["env_id"],
+                _dumps(row["config"]),
+                row["seed"],
+                row["decision"],
+                row["seat"],
+                row["name"],
+                row["session"],
+                _dumps(row["history"]),
+                row["state_text"],
+                _dumps(row["observation"]),
+                _dumps(row["legal_actions"]),
+                row["action"],
+                row["action_text"],
+                row["asked_at"],
+                row["decided_at"],
+                row["seconds"],
+            ),
+        )
 
     # ----- finished games -----------------------------------------------------------------------------
-    def store_game(self, table_id: str, game: dict[str, Any], seats: list[dict[str, Any]]) -> int:
-        """Store a finished table as a ``games`` row of its web tournament; returns the game id.
-
-        ``game``: ``env_id, config, seed, labels, specs, scores, ranks, actions, terminal, duration``.
-        One transaction: the game, the tournament's agent list and count, the table's status and
-        its human decisions' game id all change together."""
+    def _insert_game(self, table_id: str, game: dict[str, Any]) -> int:
+        """A finished table as a ``games`` row of its web tournament (inside a transaction);
+        returns the game id. ``game``: ``env_id, config, seed, labels, specs, scores, ranks,
+        actions, terminal, duration``."""
         env_id, config = game["env_id"], game["config"]
         key = web_key(env_id, config)
-        with self.lock, self._tx():
-            row = self.conn.execute("SELECT id, agents FROM tournaments WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                cur = self.conn.execute(
-                    "INSERT INTO tournaments (key, env_id, config, agents, requested_games, games, seed, schedule, "
-                    "created) VALUES (?, ?, ?, '[]', 0, 0, 0, '[]', ?)",
-                    (key, env_id, _dumps(config), now()),
-                )
-                tid, agents = cur.lastrowid, []
-            else:
-                tid, agents = row[0], json.loads(row[1])
-            known = {a["name"] for a in agents}
-            for label, spec in zip(game["labels"], game["specs"]):
-                if label not in known:
-                    agents.append({"name": label, "spec": spec, "play_spec": spec, "fingerprint": ""})
-                    known.add(label)
-            deal = self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        row = self.conn.execute("SELECT id, agents FROM tournaments WHERE key = ?", (key,)).fetchone()
+        if row is None:
             cur = self.conn.execute(
-                "INSERT INTO games (tournament_id, game_key, deal, rotation, seed, env_id, config, seating, agents, "
-                "scores, ranks, actions, decisions, terminal, duration, finished) "
-                "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    tid,
-                    table_id,
-                    deal,
-                    game["seed"],
-                    env_id,
-                    _dumps(config),
-                    _dumps(game["labels"]),
-                    _dumps(game["specs"]),
-                    _dumps(game["scores"]),
-                    _dumps(game["ranks"]),
-                    _dumps(game["actions"]),
-                    len(game["actions"]),
-                    int(game["terminal"]),
-                    float(game["duration"]),
-                    now(),
-                ),
+                "INSERT INTO tournaments (key, env_id, config, agents, requested_games, games, seed, schedule, "
+                "created) VALUES (?, ?, ?, '[]', 0, 0, 0, '[]', ?)",
+                (key, env_id, _dumps(config), now()),
             )
-            game_id = int(cur.lastrowid or 0)
-            self.conn.execute(
-                "UPDATE tournaments SET agents = ?, games = games + 1 WHERE id = ?", (_dumps(agents), tid)
-            )
-            self.conn.execute(
-                "UPDATE web_tables SET actions = ?, seats = ?, status = 'finished', game_id = ?, updated = ? "
-                "WHERE id = ?",
-                (_dumps(game["actions"]), _dumps(seats), game_id, now(), table_id),
-            )
-            self.conn.execute("UPDATE human_decisions SET game_id = ? WHERE table_id = ?", (game_id, table_id))
-        return game_id
+            tid, agents = cur.lastrowid, []
+        else:
+            tid, agents = row[0], json.loads(row[1])
+        known = {a["name"] for a in agents}
+        for label, spec in zip(game["labels"], game["specs"]):
+            if label not in known:
+                agents.append({"name": label, "spec": spec, "play_spec": spec, "fingerprint": ""})
+                known.add(label)
+        deal = self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        cur = self.conn.execute(
+            "INSERT INTO games (tournament_id, game_key, deal, rotation, seed, env_id, config, seating, agents, "
+            "scores, ranks, actions, decisions, terminal, duration, finished) "
+            "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                tid,
+                table_id,
+                deal,
+                game["seed"],
+                env_id,
+                _dumps(config),
+                _dumps(game["labels"]),
+                _dumps(game["specs"]),
+                _dumps(game["scores"]),
+                _dumps(game["ranks"]),
+                _dumps(game["actions"]),
+                len(game["actions"]),
+                int(game["terminal"]),
+                float(game["duration"]),
+                now(),
+            ),
+        )
+        self.conn.execute("UPDATE tournaments SET agents = ?, games = games + 1 WHERE id = ?", (_dumps(agents), tid))
+        return int(cur.lastrowid or 0)
 
     def games(self, limit: int = 200) -> list[dict[str, Any]]:
         """The newest stored games of every tournament (the app's and the others'), for the lobby."""

@@ -47,6 +47,30 @@ the Stock, later your Export pile, onto the target's Import pile; the target may
 customs worker with a face card to stop a smuggled card's result. When the Stock runs out, Import
 piles become Export piles. The first player with no cards in Hand, Import and Export piles wins.
 Full rules, interpretations and tests: ``docs/rules/ciq.md``.
+
+## Files
+
+Every game package has the same files in the same roles. A module imports only those listed
+above it (``vocab``, ``actions`` and ``data`` only each other), at run time or for types:
+the import graph has no cycle (``tests/core/test_import_cycles.py``).
+
+| file             | role                                                                           |
+|------------------|--------------------------------------------------------------------------------|
+| ``vocab.py``     | the vocabulary: phases, card effects, shipment flags, scales                   |
+| ``actions.py``   | the action space: ids, their meaning, their text                               |
+| ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
+| ``game.py``      | ``CIQConfig`` (the rule variants) and ``CIQGameBase``: what a game fixes from  |
+|                  | them                                                                           |
+| ``state.py``     | ``CIQStateBase``: the fields, the set-up, the moves that keep them in step,    |
+|                  | public reads, ``clone``                                                        |
+| ``steps.py``     | the rules in play, functions of the state: legal moves, shipping, Sabotage,    |
+|                  | Hire, Fire, transfers, turns                                                   |
+| ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
+| ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
+| ``render.py``    | the text table, whole or from one seat                                         |
+| ``rules.py``     | ``CIQGame`` and ``CIQState``: the bases, with the functions of ``steps``,      |
+|                  | ``resample``, ``render`` and ``scenarios`` bound as methods                    |
 """
 
 from .rules import CIQConfig, CIQGame, CIQState

@@ -9,7 +9,7 @@ cannot place, and the compound move in progress (shipment so far, Sabotage card,
 The Stock's contents and order, other players' hands, which of the cards seen going into another
 Export pile are still there, and the state's RNG never enter.
 
-Speed: the state keeps its small-integer facts in one byte buffer (``CIQGame.fields``), in
+Speed: the state keeps its small-integer facts in one byte buffer (``CIQGameBase.fields``), in
 absolute seat order. An observation is one numpy gather (a precomputed index per observer does
 the seat rotation and picks the observer's private fields) and one multiply by a per-position
 scale; pile sizes, which can exceed a byte, are 16-bit counters gathered the same way.
@@ -17,17 +17,14 @@ scale; pile sizes, which can exceed a byte, are 16-bit counters gathered the sam
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import CARD_BITS, NUM_KINDS
+from .game import CIQGameBase
+from .state import CIQStateBase
 from .vocab import HAND_SCALE, NUM_PHASES, PILE_SCALE, SHIP_FLAGS, TOLERANCE_SCALE
-
-if TYPE_CHECKING:
-    from .rules import CIQGame, CIQState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
@@ -37,7 +34,7 @@ CARD = "suit one-hot (clubs, diamonds, hearts, spades) then rank one-hot (2 .. A
 FLOAT_PIECES = ("hand_size", "import_size", "export_size", "tolerance_size", "stock", "turns")
 
 
-def build_layout(game: CIQGame) -> ObservationLayout:
+def build_layout(game: CIQGameBase) -> ObservationLayout:
     n = game.num_players
     return ObservationLayout(
         [
@@ -114,7 +111,7 @@ _COUNTS = {"my_hand", "tolerance_cards", "import_cards", "export_cards", "public
 class CIQEncoder:
     """Precomputed gather indices and scales for one game (one player count)."""
 
-    def __init__(self, game: CIQGame):
+    def __init__(self, game: CIQGameBase):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         zero = fields.zero
@@ -130,7 +127,7 @@ class CIQEncoder:
                 self.gather[p, sl] = self._source(name, piece.size, fields, p)
         first, last = layout.slice(FLOAT_PIECES[0]), layout.slice(FLOAT_PIECES[-1])
         # hand, import, export, tolerance sizes per seat, then the Stock size and turns played:
-        # 16-bit counters (``CIQState.sbuf``), gathered seat-relative like the bytes
+        # 16-bit counters (``CIQStateBase.sbuf``), gathered seat-relative like the bytes
         self.float_sl = slice(first.start, last.stop)
         self.float_scale = np.array(
             [1 / HAND_SCALE] * n
@@ -167,7 +164,7 @@ class CIQEncoder:
         start = fields.start(_DIRECT[name])
         return list(range(start, start + size))
 
-    def encode(self, state: CIQState, player: int) -> np.ndarray:
+    def encode(self, state: CIQStateBase, player: int) -> np.ndarray:
         """The observation of ``player``, a valid seat (core's ``State.observation`` checks it)."""
         obs = state.np_buf[self._rows[player]] * self.scale
         np.multiply(state.np_sizes[self._size_rows[player]], self.float_scale, out=obs[self.float_sl])

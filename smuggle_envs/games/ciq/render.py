@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .actions import card_name
+from .state import CIQStateBase
 from .vocab import OVER, PHASE_NAMES
-
-if TYPE_CHECKING:
-    from .rules import CIQState
 
 
 def _cards(kinds: Sequence[int]) -> str:
     return " ".join(card_name(k) for k in kinds) if kinds else "-"
 
 
-def render(state: CIQState, player: int | None = None) -> str:
+def render(state: CIQStateBase, player: int | None = None) -> str:
     n = state.n
     lines = [f"CIQ | turn {state.turns + 1} | Stock: {len(state.stock)} cards"]
     for s in range(n):

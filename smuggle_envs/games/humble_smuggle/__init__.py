@@ -38,6 +38,31 @@ scored cards' icons and for Play cards on discarded cards; hands are cut to 3 bl
 round after the End-of-Game 80 card appears in the centre is the last. Points: tens digits,
 Hold bonuses and symbol sets (stars wild). Full rules, interpretations and tests:
 ``docs/rules/humble_smuggle.md``.
+
+## Files
+
+Every game package has the same files in the same roles. A module imports only those listed
+above it (``vocab``, ``actions`` and ``data`` only each other), at run time or for types:
+the import graph has no cycle (``tests/core/test_import_cycles.py``).
+
+| file             | role                                                                           |
+|------------------|--------------------------------------------------------------------------------|
+| ``vocab.py``     | the vocabulary: phases, round rules, symbols, Play effects, the reveal         |
+| ``actions.py``   | the action space: ids, their meaning, their text                               |
+| ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
+| ``game.py``      | ``HumbleSmuggleConfig`` (the rule variants) and ``HumbleSmuggleGameBase``:     |
+|                  | what a game fixes from them                                                    |
+| ``state.py``     | ``HumbleSmuggleStateBase``: the fields, the set-up, the moves that keep them   |
+|                  | in step, public reads, ``clone``                                               |
+| ``steps.py``     | the rules in play, functions of the state: draft, selection, Play cards, the   |
+|                  | resolution, draws, rounds                                                      |
+| ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
+| ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
+| ``render.py``    | the text table, whole or from one seat                                         |
+| ``rules.py``     | ``HumbleSmuggleGame`` and ``HumbleSmuggleState``: the bases, with the          |
+|                  | functions of ``steps``, ``resample``, ``render`` and ``scenarios`` bound as    |
+|                  | methods                                                                        |
 """
 
 from .rules import HumbleSmuggleConfig, HumbleSmuggleGame, HumbleSmuggleState

@@ -9,6 +9,7 @@ cards) and the two cells its figure shows (card 4, card 62), plus everything the
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core.data import data_error, parsing, read_json
@@ -91,10 +92,21 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+Fail = Callable[[str], None]
+
+
 def _validate(d: HumbleData) -> None:
+    """Every check of the card data, in order; the first that fails raises (one line)."""
+
     def fail(msg: str) -> None:
         raise data_error(DATA_FILE, msg)
 
+    for check in (_check_numbers, _check_symbols, _check_white, _check_end_card, _check_black, _check_setup):
+        check(d, fail)
+
+
+def _check_numbers(d: HumbleData, fail: Fail) -> None:
+    """Every number, count and amount is an integer."""
     ints = [
         d.end_value,
         d.white_hand,
@@ -111,13 +123,17 @@ def _validate(d: HumbleData) -> None:
     if not all(_is_int(x) for x in ints):
         fail("every number, count and amount must be an integer")
 
-    # symbols
+
+def _check_symbols(d: HumbleData, fail: Fail) -> None:
+    """The five set symbols and the wild one."""
     if len(d.symbols) != 5 or len(set(d.symbols)) != 5 or not all(isinstance(s, str) for s in d.symbols):
         fail(f"expected 5 distinct symbols, got {d.symbols}")
     if d.wild_symbol in d.symbols or not isinstance(d.wild_symbol, str):
         fail("the wild symbol (star) must differ from the 5 set symbols")
 
-    # white cards: 79, numbered 1-79, worth their tens digit
+
+def _check_white(d: HumbleData, fail: Fail) -> None:
+    """White cards: 79, numbered 1-79, worth their tens digit."""
     if len(d.white) != NUM_WHITE:
         fail(f"there must be {NUM_WHITE} white cards, got {len(d.white)}")
     if [w.value for w in d.white] != list(range(1, NUM_WHITE + 1)):
@@ -142,7 +158,9 @@ def _validate(d: HumbleData) -> None:
     if c62.points != 6 or c62.draws != 1 or c62.rule != "double_up":
         fail("card 62 must be worth 6 points, draw 1 black card and carry Double Up (rulebook figure 1)")
 
-    # the End-of-Game card
+
+def _check_end_card(d: HumbleData, fail: Fail) -> None:
+    """The End-of-Game card."""
     if d.end_value != NUM_WHITE + 1:
         fail(f"the End-of-Game card is numbered {NUM_WHITE + 1}, got {d.end_value}")
     if sorted(d.cards_above) != list(PLAYER_COUNTS):
@@ -155,7 +173,9 @@ def _validate(d: HumbleData) -> None:
                 "(the hands must be dealt before it, and a full centre must follow it)"
             )
 
-    # black cards: 40 = Play + Hold
+
+def _check_black(d: HumbleData, fail: Fail) -> None:
+    """Black cards: 40 = Play + Hold."""
     if tuple(p.name for p in d.play) != PLAY_NAMES:
         fail(f"the Play cards must be {PLAY_NAMES} in this order (the action space names them)")
     for p in d.play:
@@ -184,7 +204,9 @@ def _validate(d: HumbleData) -> None:
     if total != NUM_BLACK:
         fail(f"black cards add up to {total}, the game has {NUM_BLACK}")
 
-    # setup and the hand limit (rulebook: 3 white cards, 2 black cards, at most 3 black cards)
+
+def _check_setup(d: HumbleData, fail: Fail) -> None:
+    """Setup and the hand limit (rulebook: 3 white cards, 2 black cards, at most 3 black cards)."""
     if (d.white_hand, d.black_deal, d.black_limit) != (3, 2, 3):
         fail("the rulebook deals 3 white and 2 black cards and limits black hands to 3")
 

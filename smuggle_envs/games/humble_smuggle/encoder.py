@@ -8,14 +8,12 @@ cards and the last reveal. The white deck's order, the initial three cards of ot
 face-down choices, the kinds of other seats' Play cards before the reveal, other black hands,
 face-down discards and the state's RNG never enter.
 
-Speed: the state mirrors these facts in one byte buffer (``HumbleSmuggleGame.fields``), in
+Speed: the state mirrors these facts in one byte buffer (``HumbleSmuggleGameBase.fields``), in
 absolute seat order; an observation is one numpy gather from it (a precomputed index per observer
 does the seat rotation and picks the observer's private fields) and one multiply by a scale.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,10 +21,9 @@ from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import NUM_BLACK_KINDS, NUM_PLAY_KINDS
 from .data import NUM_WHITE
+from .game import HumbleSmuggleGameBase
+from .state import HumbleSmuggleStateBase
 from .vocab import NUM_PHASE_FLAGS, NUM_RULE_KINDS, NUM_SYMBOLS
-
-if TYPE_CHECKING:
-    from .rules import HumbleSmuggleGame, HumbleSmuggleState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
@@ -34,7 +31,7 @@ CARDS = "one bit per white card 1-79"
 W, NK, NP = NUM_WHITE, NUM_BLACK_KINDS, NUM_PLAY_KINDS
 
 
-def build_layout(game: HumbleSmuggleGame) -> ObservationLayout:
+def build_layout(game: HumbleSmuggleGameBase) -> ObservationLayout:
     n = game.num_players
     rules = ", ".join(game.rule_names)
     plays = ", ".join(p.name for p in game.data.play)
@@ -178,7 +175,7 @@ _PRIVATE = {"my_hand": ("hand", W), "my_selection": ("sel", W), "my_black": ("bl
 class HumbleSmuggleEncoder:
     """Precomputed gather indices (one per observer) and scales for one game."""
 
-    def __init__(self, game: HumbleSmuggleGame):
+    def __init__(self, game: HumbleSmuggleGameBase):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         self.gather = np.full((n, layout.size), fields.zero, np.intp)
@@ -214,14 +211,14 @@ class HumbleSmuggleEncoder:
             return [start + (p * n + (p + i) % n) * NP + k for i in range(n) for k in range(NP)]
         raise KeyError(f"no source for piece {name!r}")
 
-    def encode(self, state: HumbleSmuggleState, player: int) -> np.ndarray:
+    def encode(self, state: HumbleSmuggleStateBase, player: int) -> np.ndarray:
         if not 0 <= player < self.n:
             raise ValueError(f"player must be a seat in [0, {self.n}), got {player!r}")
         obs: np.ndarray = state.np_buf[self._rows[player]] * self.scale
         return obs
 
 
-def _scale(name: str, game: HumbleSmuggleGame) -> float | list[float]:
+def _scale(name: str, game: HumbleSmuggleGameBase) -> float | list[float]:
     n = game.num_players
     if name == "passes":
         return 1 / n

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+from .game import HumbleSmuggleGameBase
+from .state import HumbleSmuggleStateBase
 from .vocab import OVER, PHASE_NAMES
 
-if TYPE_CHECKING:
-    from .rules import HumbleSmuggleGame, HumbleSmuggleState
 
-
-def _card(game: HumbleSmuggleGame, v: int) -> str:
+def _card(game: HumbleSmuggleGameBase, v: int) -> str:
     sym = game.symbol[v]
     tags = [game.rule_names[game.rule_of[v]]]
     if sym >= 0:
@@ -25,12 +23,12 @@ def _cards(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in sorted(values)) or "-"
 
 
-def _black(game: HumbleSmuggleGame, counts: Sequence[int]) -> str:
+def _black(game: HumbleSmuggleGameBase, counts: Sequence[int]) -> str:
     parts = [f"{game.black_names[k]} x{c}" if c > 1 else game.black_names[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) or "-"
 
 
-def render(state: HumbleSmuggleState, player: int | None = None) -> str:
+def render(state: HumbleSmuggleStateBase, player: int | None = None) -> str:
     game, n = state.game, state.n
     full = player is None
     if state.phase == OVER:

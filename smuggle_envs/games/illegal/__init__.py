@@ -46,6 +46,30 @@ and Relatives take a business; the one Magnum stops a takeover or removes a hass
 turn. Three identical cards may be discarded. Day of Accounting, an empty hand or an empty stock
 ends the game: businesses on the table, minus Paranoia cards in hand, minus the best business
 left in hand; most money wins. Full rules, interpretations and tests: ``docs/rules/illegal.md``.
+
+## Files
+
+Every game package has the same files in the same roles. A module imports only those listed
+above it (``vocab``, ``actions`` and ``data`` only each other), at run time or for types:
+the import graph has no cycle (``tests/core/test_import_cycles.py``).
+
+| file             | role                                                                           |
+|------------------|--------------------------------------------------------------------------------|
+| ``vocab.py``     | the vocabulary: phases, card types, losses, reaction windows                   |
+| ``actions.py``   | the action space: ids, their meaning, their text                               |
+| ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
+| ``game.py``      | ``IllegalConfig`` (the rule variants) and ``IllegalGameBase``: what a game     |
+|                  | fixes from them                                                                |
+| ``state.py``     | ``IllegalStateBase``: the fields, the set-up, the moves that keep them in      |
+|                  | step, public reads, ``clone``                                                  |
+| ``steps.py``     | the rules in play, functions of the state: legal moves, plays, targets, the    |
+|                  | Magnum, Paranoia, trading, hands                                               |
+| ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
+| ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
+| ``render.py``    | the text table, whole or from one seat                                         |
+| ``rules.py``     | ``IllegalGame`` and ``IllegalState``: the bases, with the functions of         |
+|                  | ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods         |
 """
 
 from .rules import FULL_GAME, IllegalConfig, IllegalGame, IllegalState

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from .actions import FIRST_BUSINESS, FIRST_HASSLE, KIND_NAMES, NUM_BUSINESSES, NUM_KINDS
+from .state import IllegalStateBase
 from .vocab import OVER, PASS, PHASE_NAMES
-
-if TYPE_CHECKING:
-    from .rules import IllegalState
 
 
 def _cards(counts: Iterable[int]) -> str:
@@ -21,7 +18,7 @@ def _euros(x: int) -> str:
     return f"{x:,} EUR"
 
 
-def render(state: IllegalState, player: int | None = None) -> str:
+def render(state: IllegalStateBase, player: int | None = None) -> str:
     g, n = state.game, state.n
     title = f"Illegal | hand {state.rounds_played + (state.phase != OVER)}"
     if g.config.target_score is not None:

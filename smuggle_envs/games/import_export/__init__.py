@@ -1,9 +1,9 @@
 """Import / Export (Jordan Draper, Dark Flight Games): shipping, contracts and sealed bids.
 
-The turn, the five actions, sealed bids, completion, capacities and the end are in ``rules.py``,
-final scoring in ``scoring.py``, every card's power in ``powers/`` (immediates, events,
-modifiers, end_games). ``docs/rules/import_export.md`` maps every rule and card to its code and
-its test.
+The turn, the five actions, sealed bids and the end are in ``steps.py``, the state with its
+capacities, loading and completion in ``state.py``, final scoring in ``scoring.py``, every
+card's power in ``powers/`` (immediates, events, modifiers, end_games); see "Files" below.
+``docs/rules/import_export.md`` maps every rule and card to its code and its test.
 
 | Import             | ``from smuggle_envs import import_export_v0``                    |
 |--------------------|------------------------------------------------------------------|
@@ -64,6 +64,35 @@ loaded containers complete shipments, which pay by containers, seed the supply i
 card's power and send the ship to sea, where others import its containers by sealed bids or
 pirate them. The game ends after the turn in which a player reaches 50 active credits or the
 deck runs out; credits, containers in harbor, goods and majorities score.
+
+## Files
+
+Every game package has the same files in the same roles. A module imports only those listed
+above it (``vocab``, ``actions`` and ``data`` only each other), at run time or for types:
+the import graph has no cycle (``tests/core/test_import_cycles.py``).
+
+| file             | role                                                                           |
+|------------------|--------------------------------------------------------------------------------|
+| ``vocab.py``     | the vocabulary: the decisions (phases), action and good types                  |
+| ``actions.py``   | the action space: ids, their meaning, their text                               |
+| ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
+| ``ties.py``      | how a tie for the most of something is shared (R5.13)                          |
+| ``game.py``      | ``ImportExportConfig`` (the rule variants) and ``ImportExportGameBase``: what  |
+|                  | a game fixes from them                                                         |
+| ``hooks.py``     | the tables through which the engine calls the powers (filled by ``powers/``)   |
+| ``matching.py``  | the exact maximum matching of containers to a ship's slots (R5.7)              |
+| ``state.py``     | ``ImportExportStateBase``: the fields, the set-up, the moves that keep them in |
+|                  | step, public reads, ``clone``                                                  |
+| ``powers/``      | every card's power (immediates, events, modifiers, end_games)                  |
+| ``scoring.py``   | final scoring, in the rulebook's steps                                         |
+| ``steps.py``     | the turn, as functions of the state: the task stack, lead and follow, the      |
+|                  | five actions, bids, the turn's end                                             |
+| ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
+| ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
+| ``render.py``    | the text table, whole or from one seat                                         |
+| ``rules.py``     | ``ImportExportGame`` and ``ImportExportState``: the bases, with the functions  |
+|                  | of ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods      |
 """
 
 from .rules import ImportExportConfig, ImportExportGame, ImportExportState

@@ -10,13 +10,15 @@ the deck's order, sealed bids not yet revealed and the State's RNG never enter.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ...core.layout import ObservationLayout, Piece
 from .actions import MAX_CARDS
 from .data import ACTIONS, GOOD_TYPES
+from .game import ImportExportGameBase
+from .state import ImportExportStateBase
 from .vocab import (
     BIDDING_PHASES,
     ISLAND,
@@ -31,15 +33,12 @@ from .vocab import (
     SHIP_FEATURES,
 )
 
-if TYPE_CHECKING:
-    from .rules import ImportExportGame, ImportExportState
-
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
 T, NA = NUM_TYPES, NUM_ACTION_TYPES
 
 
-def build_layout(game: ImportExportGame) -> ObservationLayout:
+def build_layout(game: ImportExportGameBase) -> ObservationLayout:
     n = game.num_players
     types = ", ".join(GOOD_TYPES)
     acts = ", ".join(ACTIONS)
@@ -132,6 +131,32 @@ _ENCODED = (
     "turn",
     "seen_in_hands",
 )
+# positions in ``_ENCODED`` (and in the encoder's ``_offsets``)
+(
+    _PHASE,
+    _LEADER,
+    _DECIDER,
+    _DECLARED,
+    _FOLLOWED,
+    _MY_HAND,
+    _DOUBLE_TURN,
+    _ACTING_AS,
+    _ISLAND,
+    _DISCARD,
+    _PLAYED,
+    _PENDING,
+    _POWER,
+    _WIND_COPY,
+    _IMPORT_SHIP,
+    _IMPORT_ISLAND,
+    _BIDDERS,
+    _HAS_BID,
+    _MY_BID,
+    _SOLD,
+    _DECK,
+    _TURN,
+    _SEEN,
+) = range(len(_ENCODED))
 
 
 class ImportExportEncoder:
@@ -152,7 +177,7 @@ class ImportExportEncoder:
 
     cache_size = 1024  # keys each cache keeps before it is emptied (a few MB at most)
 
-    def __init__(self, game: ImportExportGame) -> None:
+    def __init__(self, game: ImportExportGameBase) -> None:
         self.game = game
         n = self.n = game.num_players
         self.layout = layout = game.observation_layout
@@ -178,95 +203,16 @@ class ImportExportEncoder:
         self._harbors: dict[tuple[Any, ...], _Harbors] = {}
         self._seats: dict[tuple[Any, ...], _Seat] = {}
 
-    def encode(self, st: ImportExportState, player: int) -> np.ndarray:
+    def encode(self, st: ImportExportStateBase, player: int) -> np.ndarray:
         n = self.n
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
-        (
-            o_phase,
-            o_leader,
-            o_decider,
-            o_declared,
-            o_followed,
-            o_my_hand,
-            o_double_turn,
-            o_acting_as,
-            o_island,
-            o_discard,
-            o_played,
-            o_pending,
-            o_power,
-            o_wind_copy,
-            o_import_ship,
-            o_import_island,
-            o_bidders,
-            o_has_bid,
-            o_my_bid,
-            o_sold,
-            o_deck,
-            o_turn,
-            o_seen,
-        ) = self._offsets
-        ones: list[int] = []  # weight 1 (one-hot flags, card ids)
-        one = ones.append
+        o = self._offsets
         rel = self._rel[player]
-        ask = None if st.over else st.ask  # a decision is stated whenever the game is not over
-        if ask is not None:
-            one(o_phase + ask[0])
-            one(o_decider + rel[ask[1]])
-            if ask[0] == P_POWER:
-                one(o_power + self._ids[ask[3][0]])
-        one(o_leader + rel[st.leader])
-        if st.declared >= 0:
-            one(o_declared + st.declared)
-        # the card lists (the discard pile grows to most of the deck) are added in C
-        hands = st.hands
-        ones += map(o_my_hand.__add__, hands[player])
-        for cards in st.played:  # cards played this turn: few, by few seats
-            if cards:
-                ones += map(o_played.__add__, cards)
-        if st.pending >= 0:
-            one(o_pending + st.pending)
-        if st.import_ship >= 0:
-            s = st.import_ship
-            one(o_import_ship + 2 * rel[s // 2] + s % 2)
-        if st.wind_copy >= 0:
-            one(o_wind_copy + st.wind_copy)
-        if _from_island(st):
-            one(o_import_island)
-        followed, double_turn, act_as, sold = st.followed, st.double_turn, st.act_as, st.sold
-        for q in range(n):  # flags: few are set
-            if followed[q]:
-                one(o_followed + 2 * rel[q] + followed[q] - 1)
-            if double_turn[q]:
-                one(o_double_turn + 2 * rel[q] + double_turn[q] - 1)
-            if 0 <= act_as[q] < NA:
-                one(o_acting_as + NA * rel[q] + act_as[q])
-            if sold[q]:
-                one(o_sold + rel[q])
-        # seats 0..n-1 in ``_scalar_at`` order; a zero or unrevealed (-1) entry reads 0.0 either way
-        at = list(self._scalar_at[player])
-        value = (
-            [a / 4 for a in st.actions_left]
-            + [len(hand) / 10 for hand in hands]
-            + [c / 50 for c in st.credits]
-            + [c / 50 for c in st.passive]
-            + [b / 25 if b > 0 else 0.0 for b in st.last_bids]
-        )
-        if st.bidders and st.ask is not None and st.ask[0] in BIDDING_PHASES:  # ``ask`` even if over
-            for q in st.bidders:
-                one(o_bidders + rel[q])
-                if st.bids[q] >= 0:
-                    one(o_has_bid + rel[q])
-        if st.bids[player] >= 0:
-            at.append(o_my_bid)
-            value.append(st.bids[player] / 25)
-        at += (o_deck, o_turn)
-        value += (len(st.deck) / 128, st.turn / self._turn_limit)
-        seen = st.seen
-        for q in range(n):
-            if q != player and seen[player * n + q]:
-                ones += map((o_seen + (rel[q] - 1) * MAX_CARDS).__add__, st.seen_in_hand(player, q))
+        ones: list[int] = []  # weight 1 (one-hot flags, card ids)
+        self._decision(st, player, rel, o, ones)
+        self._seat_flags(st, player, rel, o, ones)
+        at, value = self._scalars(st, player, o)
         key = (
             tuple(st.colour),
             tuple(st.at_sea),
@@ -276,8 +222,8 @@ class ImportExportEncoder:
         if harbors is None:
             harbors = self._new_harbors(key)
         ones += harbors.my_contracts[player]
-        ones += map(o_island.__add__, st.island)
-        ones += map(o_discard.__add__, st.discard)  # it grows to most of the deck: added in C
+        ones += map(o[_ISLAND].__add__, st.island)
+        ones += map(o[_DISCARD].__add__, st.discard)  # it grows to most of the deck: added in C
         out = np.zeros(self.size, np.float32)
         out[harbors.indices[player]] = harbors.values
         # every flag and card id is set once (a card is in one place); ``fromiter`` and ``put``
@@ -285,6 +231,82 @@ class ImportExportEncoder:
         out[np.fromiter(ones, np.intp, len(ones))] = 1.0
         out.put(at, value)  # each index once; float64 values, rounded to float32 on the way in
         return out
+
+    def _decision(
+        self, st: ImportExportStateBase, player: int, rel: tuple[int, ...], o: tuple[int, ...], ones: list[int]
+    ) -> None:
+        """The decision asked, the leader, the declared action, the seat's hand and the cards on
+        the table (played, pending, the ship or island auctioned, the Wind's copy)."""
+        one = ones.append
+        ask = None if st.over else st.ask  # a decision is stated whenever the game is not over
+        if ask is not None:
+            one(o[_PHASE] + ask[0])
+            one(o[_DECIDER] + rel[ask[1]])
+            if ask[0] == P_POWER:
+                one(o[_POWER] + self._ids[ask[3][0]])
+        one(o[_LEADER] + rel[st.leader])
+        if st.declared >= 0:
+            one(o[_DECLARED] + st.declared)
+        # the card lists (the discard pile grows to most of the deck) are added in C
+        ones += map(o[_MY_HAND].__add__, st.hands[player])
+        for cards in st.played:  # cards played this turn: few, by few seats
+            if cards:
+                ones += map(o[_PLAYED].__add__, cards)
+        if st.pending >= 0:
+            one(o[_PENDING] + st.pending)
+        if st.import_ship >= 0:
+            s = st.import_ship
+            one(o[_IMPORT_SHIP] + 2 * rel[s // 2] + s % 2)
+        if st.wind_copy >= 0:
+            one(o[_WIND_COPY] + st.wind_copy)
+        if _from_island(st):
+            one(o[_IMPORT_ISLAND])
+
+    def _seat_flags(
+        self, st: ImportExportStateBase, player: int, rel: tuple[int, ...], o: tuple[int, ...], ones: list[int]
+    ) -> None:
+        """Every seat's turn flags, the bidders of a sealed auction, and the cards ``player`` has
+        seen in other hands."""
+        one = ones.append
+        n = self.n
+        followed, double_turn, act_as, sold = st.followed, st.double_turn, st.act_as, st.sold
+        o_followed, o_double_turn, o_acting_as, o_sold = o[_FOLLOWED], o[_DOUBLE_TURN], o[_ACTING_AS], o[_SOLD]
+        for q in range(n):  # flags: few are set
+            if followed[q]:
+                one(o_followed + 2 * rel[q] + followed[q] - 1)
+            if double_turn[q]:
+                one(o_double_turn + 2 * rel[q] + double_turn[q] - 1)
+            if 0 <= act_as[q] < NA:
+                one(o_acting_as + NA * rel[q] + act_as[q])
+            if sold[q]:
+                one(o_sold + rel[q])
+        if st.bidders and st.ask is not None and st.ask[0] in BIDDING_PHASES:  # ``ask`` even if over
+            for q in st.bidders:
+                one(o[_BIDDERS] + rel[q])
+                if st.bids[q] >= 0:
+                    one(o[_HAS_BID] + rel[q])
+        seen = st.seen
+        for q in range(n):
+            if q != player and seen[player * n + q]:
+                ones += map((o[_SEEN] + (rel[q] - 1) * MAX_CARDS).__add__, st.seen_in_hand(player, q))
+
+    def _scalars(self, st: ImportExportStateBase, player: int, o: tuple[int, ...]) -> tuple[list[int], list[float]]:
+        """Where the numbers go and their values: seats 0..n-1 in ``_scalar_at`` order (a zero or
+        unrevealed (-1) entry reads 0.0 either way), the seat's own bid, the deck and the turn."""
+        at = list(self._scalar_at[player])
+        value = (
+            [a / 4 for a in st.actions_left]
+            + [len(hand) / 10 for hand in st.hands]
+            + [c / 50 for c in st.credits]
+            + [c / 50 for c in st.passive]
+            + [b / 25 if b > 0 else 0.0 for b in st.last_bids]
+        )
+        if st.bids[player] >= 0:
+            at.append(o[_MY_BID])
+            value.append(st.bids[player] / 25)
+        at += (o[_DECK], o[_TURN])
+        value += (len(st.deck) / 128, st.turn / self._turn_limit)
+        return at, value
 
     def _new_harbors(self, key: tuple[Any, ...]) -> _Harbors:
         """The harbor entries made of ``key`` alone (see ``encode``), cached. Usually one seat's
@@ -389,7 +411,7 @@ _SEAT_BLOCKS = {
 }
 
 
-def _from_island(st: ImportExportState) -> bool:
+def _from_island(st: ImportExportStateBase) -> bool:
     """Whether the import in progress is from the supply island (ship -1, Dark Flight Games)."""
     ask = st.ask
     if ask is None:

@@ -10,23 +10,21 @@ view behind (what ``State.action_to_string`` with a viewer relies on).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .data import ACTIONS, GOOD_TYPES
+from .state import ImportExportStateBase
 from .vocab import P_POWER, PHASE_NAMES
-
-if TYPE_CHECKING:
-    from .rules import ImportExportState
 
 COLOUR_NAMES = ("green", "yellow", "black", "blue", "red", "grey")
 MAX_OPTIONS_SHOWN = 24  # more public options than this are shown as a count
 
 
-def _names(st: ImportExportState, cards: Iterable[int]) -> str:
+def _names(st: ImportExportStateBase, cards: Iterable[int]) -> str:
     return ", ".join(st.game.names[c].title() for c in cards) or "-"
 
 
-def render(st: ImportExportState, player: int | None = None) -> str:
+def render(st: ImportExportStateBase, player: int | None = None) -> str:
     n = st.n
     lines = [
         f"Import / Export: turn {st.turn + 1}, leader: player {st.leader}"
@@ -63,7 +61,7 @@ def render(st: ImportExportState, player: int | None = None) -> str:
 
 
 def _decision(
-    st: ImportExportState, phase: int, player: int, options: tuple[int, ...], ctx: tuple[Any, ...], public: bool
+    st: ImportExportStateBase, phase: int, player: int, options: tuple[int, ...], ctx: tuple[Any, ...], public: bool
 ) -> str:
     """The decision in progress: who decides what, for which power, and the options if public."""
     g = st.game

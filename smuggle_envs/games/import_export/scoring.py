@@ -29,15 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from operator import mul
-from typing import TYPE_CHECKING
 
+from .hooks import END_GAME
 from .powers import end_games as E
-from .powers.registry import END_GAME
+from .state import ImportExportStateBase
 from .ties import split
 from .vocab import NUM_TYPES
-
-if TYPE_CHECKING:
-    from .rules import ImportExportState
 
 Powers = frozenset[str]
 Rules = tuple[tuple[int, ...], tuple[int, ...], int]  # good values, majority bonuses, one of each
@@ -51,7 +48,7 @@ MAX_EXACT_WILDS = 8  # Teslas: wild goods placed by trying every split up to thi
 MAX_EVALUATIONS = 4000  # as long as one player's choice needs at most this many evaluations
 
 
-def goods_by_type(st: ImportExportState, p: int) -> list[int]:
+def goods_by_type(st: ImportExportStateBase, p: int) -> list[int]:
     ctype = st.game.ctype
     counts = [0] * NUM_TYPES
     for c in st.goods[p]:
@@ -59,7 +56,7 @@ def goods_by_type(st: ImportExportState, p: int) -> list[int]:
     return counts
 
 
-def final_scores(st: ImportExportState) -> list[float]:
+def final_scores(st: ImportExportStateBase) -> list[float]:
     g, n = st.game, st.n
     ids = g.ids
     cargo, at_sea, per_container = st.cargo, st.at_sea, g.container_value
@@ -91,7 +88,7 @@ def _foxes(powers: Sequence[Powers]) -> int:
     return next((q for q, pw in enumerate(powers) if "foxes" in pw), -1)
 
 
-def _rank(st: ImportExportState, scores: list[float], foxes: int) -> list[float]:
+def _rank(st: ImportExportStateBase, scores: list[float], foxes: int) -> list[float]:
     """Step 5."""
     if foxes >= 0 and any(s == scores[foxes] for q, s in enumerate(scores) if q != foxes):
         scores[foxes] += FOXES_TIE_BREAK
@@ -102,7 +99,7 @@ def _rank(st: ImportExportState, scores: list[float], foxes: int) -> list[float]
     return scores
 
 
-def _declares(st: ImportExportState, p: int, powers: Powers) -> bool:
+def _declares(st: ImportExportStateBase, p: int, powers: Powers) -> bool:
     """Whether p has a game-end choice that changes his goods."""
     return (
         "diamond_rings" in powers
@@ -111,7 +108,7 @@ def _declares(st: ImportExportState, p: int, powers: Powers) -> bool:
     )
 
 
-def _harbors(st: ImportExportState, p: int, goods: list[int], powers: Powers) -> tuple[Harbor, ...]:
+def _harbors(st: ImportExportStateBase, p: int, goods: list[int], powers: Powers) -> tuple[Harbor, ...]:
     """Every distinct harbor p can choose (Cheap Shirts' moves, then Diamond Rings'), as
     (goods per type, wild goods for Teslas, powers still held)."""
     if "cheap_shirts" in powers and st.imports[p]:

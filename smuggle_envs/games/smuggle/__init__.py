@@ -36,6 +36,31 @@ one, draws one, declares) or becomes Informer and searches it: a liar pays the f
 Officer pays the Informer 100; a truthful passer receives 200 from the Informer. Searched cards
 go to the open suitcase and a fresh hand of four is drawn. Most money after every player has been
 Officer wins. Full rules, interpretations and tests: ``docs/rules/smuggle.md``.
+
+## Files
+
+Every game package has the same files in the same roles. A module imports only those listed
+above it (``vocab``, ``actions`` and ``data`` only each other), at run time or for types:
+the import graph has no cycle (``tests/core/test_import_cycles.py``).
+
+| file             | role                                                                           |
+|------------------|--------------------------------------------------------------------------------|
+| ``vocab.py``     | the vocabulary: phases, search outcomes, the search record                     |
+| ``actions.py``   | the action space: ids, their meaning, their text                               |
+| ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
+| ``game.py``      | ``SmuggleConfig`` (the rule variants) and ``SmuggleGameBase``: what a game     |
+|                  | fixes from them                                                                |
+| ``state.py``     | ``SmuggleStateBase``: the fields, the set-up, the moves that keep them in      |
+|                  | step, public reads, ``clone``                                                  |
+| ``steps.py``     | the rules in play, functions of the state: the declaration, search, pass,      |
+|                  | accept, discard, rounds                                                        |
+| ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``stack_pack``); not      |
+|                  | rules                                                                          |
+| ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
+| ``render.py``    | the text table, whole or from one seat                                         |
+| ``rules.py``     | ``SmuggleGame`` and ``SmuggleState``: the bases, with the functions of         |
+|                  | ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods         |
 """
 
 from .rules import SmuggleConfig, SmuggleGame, SmuggleState

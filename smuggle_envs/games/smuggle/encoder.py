@@ -5,7 +5,7 @@ Everything here is public or known to the observer: its own live hand, the cards
 (discard pile), the last hand laid open and every seat's public record of declarations and
 searches. The deck order, other players' hands and the State's RNG never enter.
 
-Speed: the state keeps its small-integer facts in one byte buffer (``SmuggleGame.fields``), in
+Speed: the state keeps its small-integer facts in one byte buffer (``SmuggleGameBase.fields``), in
 absolute seat order. An observation is one numpy gather from that buffer (a precomputed index per
 observer does the seat rotation and picks the observer's private fields) and one multiply by a
 per-position scale; money, the one piece that is not a small integer, is written afterwards.
@@ -13,24 +13,21 @@ per-position scale; money, the one piece that is not a small integer, is written
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import NUM_ITEMS, NUM_KINDS
+from .game import SmuggleGameBase
+from .state import SmuggleStateBase
 from .vocab import COUNT_UNIT, DUTY_UNIT, NUM_PHASE_FLAGS, NUM_SEARCH_RECORDS, SEARCH_RECORD_FIELDS
-
-if TYPE_CHECKING:
-    from .rules import SmuggleGame, SmuggleState
 
 INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
 COUNT_SCALE = 1 / COUNT_UNIT
 
 
-def build_layout(game: SmuggleGame) -> ObservationLayout:
+def build_layout(game: SmuggleGameBase) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind: " + ", ".join(game.kind_names)
     return ObservationLayout(
@@ -101,7 +98,7 @@ _PER_SEAT = {
 class SmuggleEncoder:
     """Precomputed gather indices and scales for one game (one player count)."""
 
-    def __init__(self, game: SmuggleGame):
+    def __init__(self, game: SmuggleGameBase):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         self.money_slice = layout.slice("money")
@@ -139,7 +136,7 @@ class SmuggleEncoder:
             return [start + ((p + i // r) % n) * r + i % r for i in range(piece.size)]
         return list(range(start, start + piece.size))
 
-    def encode(self, state: SmuggleState, player: int) -> np.ndarray:
+    def encode(self, state: SmuggleStateBase, player: int) -> np.ndarray:
         n = self.n
         if not 0 <= player < n:
             raise ValueError(f"player must be a seat in [0, {n}), got {player!r}")
@@ -151,7 +148,7 @@ class SmuggleEncoder:
         return obs
 
 
-def _scale(name: str, game: SmuggleGame, n: int) -> float | list[float]:
+def _scale(name: str, game: SmuggleGameBase, n: int) -> float | list[float]:
     if name in ("my_hand", "known_in_hand", "declaration", "last_reveal"):
         return 0.25
     if name == "suitcase":

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .actions import declaration_text
+from .state import SmuggleStateBase
 from .vocab import DISCARD, OVER, PHASE_NAMES, REAL_BAG, RECEIVE, TRUTHFUL
-
-if TYPE_CHECKING:
-    from .rules import SmuggleState
 
 
 def _cards(counts: Sequence[int], names: Sequence[str]) -> str:
@@ -17,7 +14,7 @@ def _cards(counts: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(parts) if parts else "-"
 
 
-def render(state: SmuggleState, player: int | None = None) -> str:
+def render(state: SmuggleStateBase, player: int | None = None) -> str:
     game = state.game
     names = game.kind_names
     lines = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import importlib.util
 import random
 from collections import Counter
@@ -342,11 +343,18 @@ _FACTS = {
     "humble_smuggle_v0": _humble_facts,
     "import_export_v0": _import_export_facts,
 }
-KNOWN_GAMES = tuple(_FACTS)
+# Games that live in test fixtures, registered only by their own pytest plugin (``-p
+# tests.fixtures.<name>.register``): env id -> the module whose ``facts(Facts, Sweep)`` gives their
+# Facts. One line a game; docs/adding_a_game.md and tests/test_sixth_game.py.
+FIXTURE_GAMES = {"liars_deal_v0": "tests.fixtures.liars_deal.facts"}
+
+KNOWN_GAMES = tuple(_FACTS) + tuple(e for e in FIXTURE_GAMES if e in smuggle_envs.ENV_IDS)
 
 
 @functools.cache
 def facts(env_id: str) -> Facts:
+    if env_id in FIXTURE_GAMES:
+        return importlib.import_module(FIXTURE_GAMES[env_id]).facts(Facts, Sweep)
     if env_id not in _FACTS:
         raise LookupError(f"{env_id} is registered but tests/core/families/_games.py has no Facts for it")
     return _FACTS[env_id]()

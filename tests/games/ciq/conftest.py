@@ -11,7 +11,7 @@ def names(kinds) -> list[str]:
 
 
 class Table:
-    """A game laid out with ``CIQState.arrange`` and driven by rulebook-named moves.
+    """A game laid out with ``state.arrange`` (``scenarios.arrange``) and driven by rulebook-named moves.
 
     Two players by default: P0 plays first. ``hands``, ``tolerance``, ``imports``, ``exports``
     map seats to card names; ``stock`` lists the Stock from the top (None: every other card).

@@ -45,54 +45,65 @@ def mask_moves(state):
     return moves
 
 
+def _legal(values, k, tv):
+    return k != JOKER and (not tv or values[k] <= tv)
+
+
+def _shipments(hand, values, cfg, tv):
+    """Every shipment from ``hand`` against a Tolerance of value ``tv`` (rules, not the engine)."""
+    out = []
+
+    def rec(seq, prev, bribe):
+        for k in sorted(c for c in hand if hand[c]):
+            smuggled = False
+            if not seq:
+                ok = _legal(values, k, tv) or (k == JOKER and cfg.joker_opens_shipment)
+            elif bribe or k == JOKER:
+                ok = True  # Bribing: anything after a Joker
+            elif k // NUM_RANKS == prev // NUM_RANKS:
+                ok, smuggled = True, not _legal(values, k, tv)  # same suit: Legal, or the one smuggle
+            else:
+                ok = k % NUM_RANKS == prev % NUM_RANKS and _legal(values, k, tv)
+            if not ok:
+                continue
+            hand[k] -= 1
+            out.append(seq + [k])
+            if not smuggled:
+                rec(seq + [k], prev if k == JOKER else k, k == JOKER)
+            hand[k] += 1
+
+    rec([], -1, False)
+    return out
+
+
+def _sabotages(hand, values, face, cfg, tv):
+    """Every Sabotage pair from ``hand`` against a Tolerance of value ``tv``, with the value after."""
+    if not tv:
+        return []
+    pairs = []
+    for a in [c for c in hand if hand[c]]:
+        if a != JOKER and values[a] > tv:
+            continue
+        hand[a] -= 1
+        for b in [c for c in hand if hand[c] and c != JOKER]:
+            if a == JOKER or b // NUM_RANKS == a // NUM_RANKS:
+                wipe = values[b] > tv and face[b] and (a != JOKER or cfg.bribed_face_wipes)
+                pairs.append((a, b, 0 if wipe else values[b]))
+        hand[a] += 1
+    return pairs
+
+
 def rule_moves(state):
     """The same moves generated from the rules (see docs/rules/ciq.md), not from the engine."""
     game, n, p = state.game, state.n, state.turn
     values, face, cfg = game.values, game.face, game.config
     hand = Counter(state.cards_of(state.hand[p]))
 
-    def legal(k, tv):
-        return k != JOKER and (not tv or values[k] <= tv)
-
     def shipments(tv):
-        out = []
-
-        def rec(seq, prev, bribe):
-            for k in sorted(c for c in hand if hand[c]):
-                smuggled = False
-                if not seq:
-                    ok = legal(k, tv) or (k == JOKER and cfg.joker_opens_shipment)
-                elif bribe or k == JOKER:
-                    ok = True  # Bribing: anything after a Joker
-                elif k // NUM_RANKS == prev // NUM_RANKS:
-                    ok, smuggled = True, not legal(k, tv)  # same suit: Legal, or the one smuggle
-                else:
-                    ok = k % NUM_RANKS == prev % NUM_RANKS and legal(k, tv)
-                if not ok:
-                    continue
-                hand[k] -= 1
-                out.append(seq + [k])
-                if not smuggled:
-                    rec(seq + [k], prev if k == JOKER else k, k == JOKER)
-                hand[k] += 1
-
-        rec([], -1, False)
-        return out
+        return _shipments(hand, values, cfg, tv)
 
     def sabotages(tv):
-        if not tv:
-            return []
-        pairs = []
-        for a in [c for c in hand if hand[c]]:
-            if a != JOKER and values[a] > tv:
-                continue
-            hand[a] -= 1
-            for b in [c for c in hand if hand[c] and c != JOKER]:
-                if a == JOKER or b // NUM_RANKS == a // NUM_RANKS:
-                    wipe = values[b] > tv and face[b] and (a != JOKER or cfg.bribed_face_wipes)
-                    pairs.append((a, b, 0 if wipe else values[b]))
-            hand[a] += 1
-        return pairs
+        return _sabotages(hand, values, face, cfg, tv)
 
     moves = set()
     targets = [(1 - p, ())] if n == 2 else [((p + off) % n, (A.target(off),)) for off in range(1, n)]

@@ -15,6 +15,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
+from smuggle_envs.games.ciq import resample as resample_module
 from smuggle_envs.games.ciq.actions import NUM_KINDS
 from smuggle_envs.games.ciq.rules import MAIN, OPEN, SABOTAGE2
 
@@ -179,8 +180,7 @@ def _passed_state():
 
 def test_when_no_world_fits_the_passes_they_are_dropped_not_the_truth_copied(monkeypatch):
     state = _passed_state()
-    cls = type(state)
-    monkeypatch.setattr(cls, "_fill_shown", lambda self, q, counts, free, rng: False)
+    monkeypatch.setattr(resample_module, "_fill_shown", lambda st, q, counts, free, rng: False)
     hands = {tuple(world.cards_of(world.hand[1])) for world in worlds(state, 0)}
     assert len(hands) > 10  # drawn afresh from everything P0 cannot see, not the real Kc Qc Jc each time
     assert all(len(h) == 3 for h in hands)
@@ -189,7 +189,7 @@ def test_when_no_world_fits_the_passes_they_are_dropped_not_the_truth_copied(mon
 def test_a_resample_that_finds_no_world_says_so_and_changes_nothing(monkeypatch):
     state = _passed_state()
     before = state.clone()
-    monkeypatch.setattr(type(state), "_draw_exports", lambda self, others, hidden, rng: None)
+    monkeypatch.setattr(resample_module, "_draw_exports", lambda st, others, hidden, rng: None)
     with pytest.raises(RuntimeError, match="no world found for seat 0"):
         state.resample(0, random.Random(0))
     assert state.buf == before.buf and state.cards_of(state.hand[1]) == before.cards_of(before.hand[1])

@@ -1,7 +1,7 @@
 """Scripted scenarios, one or more per rule of the CIQ rulebook (see docs/rules/ciq.md).
 
 Two players unless said otherwise: P0 plays first, P1 is the target. Scenarios are laid out with
-``CIQState.arrange`` (see conftest.py): hands, Tolerance piles (bottom first), Import and Export
+``state.arrange`` (``scenarios.arrange``) (see conftest.py): hands, Tolerance piles (bottom first), Import and Export
 piles, and the Stock from the top. Cards are named like "10d", "Qs", "joker".
 """
 

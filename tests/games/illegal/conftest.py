@@ -10,7 +10,7 @@ FILLERS = (A.ALIBI, A.WHITE_COAT, A.INFORMANT, A.MISTER_ZERO, A.MARKET)
 
 
 class Table:
-    """A game laid out with ``IllegalState.arrange`` and driven by rulebook-named moves.
+    """A game laid out with ``state.arrange`` (``scenarios.arrange``) and driven by rulebook-named moves.
 
     Four players by default; P0 is to move unless ``active`` says otherwise. ``hands`` and
     ``tables`` map seats to card names, ``markets`` lists seats with a Market Open (seats with

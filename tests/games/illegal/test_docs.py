@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "illegal.md"
 TESTS = Path(__file__).resolve().parent
 CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"  # checks every game
+BOT_TESTS = ROOT / "tests" / "agents" / "rule" / "test_illegal.py"
 
 
 def test_observation_table_in_docs_matches_the_code():
@@ -22,7 +23,7 @@ def test_every_test_named_in_the_docs_exists_and_every_rule_test_is_named():
     text = DOC.read_text()
     named = set(re.findall(r"\b(test_\w+)\b(?!\.py)", text))
     defined = set()
-    for path in list(TESTS.glob("test_*.py")) + [ROOT / "tests" / "agents" / "test_illegal_bot.py", CONTRACT_TESTS]:
+    for path in list(TESTS.glob("test_*.py")) + [BOT_TESTS, CONTRACT_TESTS]:
         defined |= set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
     missing = named - defined
     assert not missing, f"docs name tests that do not exist: {sorted(missing)}"

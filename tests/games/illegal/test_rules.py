@@ -1,7 +1,7 @@
 """Scripted scenarios, one or more per card and per rule of Illegal (see docs/rules/illegal.md).
 
 Four players unless said otherwise; P0 is to move; turns go clockwise P0 -> P1 -> P2 -> P3.
-Positions are laid out with ``IllegalState.arrange`` (conftest ``Table``); every card comes from
+Positions are laid out with ``state.arrange`` (``scenarios.arrange``) (conftest ``Table``); every card comes from
 the 106, so conservation holds in every scenario.
 """
 

@@ -1,7 +1,7 @@
 """Fixtures for scripted Import / Export scenarios.
 
 ``table(num_players=3, colours=[...], leader=0, **arrange)`` lays out a position with
-``ImportExportState.arrange`` and returns a ``Table``, whose ``do(...)`` applies moves named the
+``state.arrange`` (``scenarios.arrange``) and returns a ``Table``, whose ``do(...)`` applies moves named the
 rulebook's way: ``"draw"``, ``"done"``, ``"yes"``, ``"wild"``, a card key (``"laptops"``),
 ``("ship", s)``, ``("bid", credits)``, ``("action", "load")``, ``("type", "luxury")``,
 ``("seat", r)``, ``("zone", "goods")``, ``("option", i)``, or a raw action int.

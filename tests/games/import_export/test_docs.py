@@ -13,7 +13,7 @@ from smuggle_envs.games.import_export.rules import PHASE_NAMES
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "import_export.md"
 TESTS = Path(__file__).resolve().parent
-BOT_TESTS = ROOT / "tests" / "agents" / "test_import_export_bot.py"
+BOT_TESTS = ROOT / "tests" / "agents" / "rule" / "test_import_export.py"
 CONTRACT_TESTS = ROOT / "tests" / "core" / "test_all_games_contract.py"  # checks every game
 MODULES = {"jutaku": "Jutaku", "kickstarter": "Kickstarter", "captain": "Captain"}
 TIMINGS = {"immediate": "immediate", "passive": "passive", "end_game": "game end", "hand": "from hand"}
@@ -21,10 +21,11 @@ TIMINGS = {"immediate": "immediate", "passive": "passive", "end_game": "game end
 
 def _defined() -> dict[str, set[str]]:
     """Test names per test file (the game's tests, the bot's and the contract every game meets)."""
-    return {
+    defined = {
         path.name: set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
         for path in [*TESTS.glob("test_*.py"), BOT_TESTS, CONTRACT_TESTS]
     }
+    return defined
 
 
 def _section(text: str, title: str) -> str:
@@ -105,7 +106,8 @@ def test_card_rows_name_tests_in_the_file_of_their_code():
         "immediates": "test_powers_immediate.py",
         "events": "test_powers_events.py",
         "modifiers": "test_powers_rules.py",
-        "rules": "test_powers_rules.py",
+        "state": "test_powers_rules.py",
+        "steps": "test_powers_rules.py",
         "end_games": "test_powers_end_game.py",
         "scoring": "test_powers_end_game.py",
     }

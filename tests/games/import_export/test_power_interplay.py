@@ -1,6 +1,7 @@
 """Powers that meet each other across the batches (immediate, event-driven, rule-changing)."""
 
 from smuggle_envs.games.import_export.rules import P_LEAD, P_POWER
+from smuggle_envs.games.import_export.steps import run
 
 
 def test_a_ship_emptied_before_it_sails_stays_home_and_is_not_a_returning_ship(table):
@@ -81,12 +82,12 @@ def test_a_wind_turbines_copy_of_an_any_time_power_is_offered(table):
     st.wind_copy = t.id("telescopes")
     st.ask = None
     st.stack = [("turn",)]
-    st._run()
+    run(st)
     assert t.can("telescopes")
     t.do("telescopes")
     assert st.credits[0] == 14 and st.goods[0] == []
     st.wind_copy = t.id("segways")
     st.ask = None
     st.stack = [("turn",)]
-    st._run()
+    run(st)
     assert not t.can("segways")

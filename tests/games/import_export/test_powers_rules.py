@@ -1,5 +1,5 @@
-"""The powers that change a basic rule (``rules.py`` and ``powers/modifiers.py``), one scripted
-position each.
+"""The powers that change a basic rule (read where the rule lives, ``state.py`` and ``steps.py``,
+and ``powers/modifiers.py``), one scripted position each.
 
 Seats 0, 1, 2 are green (technology), yellow (agriculture) and black (consumer); ships 2p and
 2p+1 belong to seat p. Every player starts with 10 credits. Cards used only as containers or to
@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from smuggle_envs.games.import_export.matching import _match_flow, match, match_pairs
 from smuggle_envs.games.import_export.rules import (
     NUM_TYPES,
     P_CONTRACT_CARD,
@@ -22,9 +23,6 @@ from smuggle_envs.games.import_export.rules import (
     P_PIRATE_TAKE,
     P_POWER,
     P_SUPPLY,
-    _match,
-    _match_flow,
-    _match_pairs,
 )
 
 BANK_TOTAL = 520
@@ -117,9 +115,9 @@ def test_matching_is_an_exact_maximum_matching():
     rng = random.Random(5)
     for i in range(600):
         case = random_case(rng, with_capped=i % 2 == 1)
-        assert _match(*case) == brute_match(*case), case
+        assert match(*case) == brute_match(*case), case
         if not case[4]:
-            assert _match_flow(*case) == _match(*case), case
+            assert _match_flow(*case) == match(*case), case
 
 
 def test_robot_cats_pairing_is_the_best_over_every_pairing():
@@ -127,7 +125,7 @@ def test_robot_cats_pairing_is_the_best_over_every_pairing():
     for i in range(300):
         have, wild, spec, rainbow, capped = random_case(rng, with_capped=i % 3 == 0)
         wild[0] = wild[1] = wild[2] = wild[3] = wild[4] = False
-        best = max(_match(have, wild, spec, rainbow, capped), _match_pairs(have, wild, spec, rainbow, capped))
+        best = max(match(have, wild, spec, rainbow, capped), match_pairs(have, wild, spec, rainbow, capped))
         assert best == brute_pairs(have, wild, spec, rainbow, capped), (have, spec, rainbow, capped)
 
 

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from smuggle_envs.games.import_export import rules as R
+from smuggle_envs.games.import_export import resample as R
 from smuggle_envs.games.import_export.actions import CARD, DONE
 from smuggle_envs.games.import_export.powers import HAND_REASKS
-from smuggle_envs.games.import_export.vocab import P_POWER
+from smuggle_envs.games.import_export.vocab import P_POWER, P_WILD2
 
 from .test_powers_immediate import finish, ids
 
@@ -105,7 +105,7 @@ def test_a_two_card_wild_partner_is_dealt_when_random_redraws_fail(table, monkey
     st = t.state
     assert st.wild_firsts(0)  # sugar and onions: two agriculture cards
     t.do("wild", "sugar")
-    assert st.ask[0] == R.P_WILD2 and st.current_player() == 0
+    assert st.ask[0] == P_WILD2 and st.current_player() == 0
     monkeypatch.setattr(R, "_REDRAWS", 0)
     rng = random.Random(1)
     partners = set()

@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 
 from smuggle_envs.core.errors import ConfigError
-from training.match import UsageError
+from training.cli import handler
+from training.cli.errors import UsageError
 from training.selfplay import cli
+from training.selfplay.parser import add_train
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="smuggle")
-    cli.register(parser.add_subparsers(dest="command", required=True))
+    add_train(parser.add_subparsers(dest="command", required=True))
     return parser
 
 
@@ -54,7 +56,7 @@ def test_register_adds_train_with_its_options():
             "auto",
         ]
     )
-    assert args.func is cli.cmd_train
+    assert handler(args.command) is cli.cmd_train
     assert (
         args.env_id,
         args.num_players,
@@ -111,7 +113,7 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
         "none",
     ]
     args = _parser().parse_args(base + ["--steps", "512"])
-    assert args.func(args) == 0
+    assert cli.cmd_train(args) == 0
     text = capsys.readouterr().out
     assert "final evaluation" in text and "trained vs 2 x random" in text and "trained vs 2 x rule" in text
     assert "95% CI" in text and (out / "final.zip").exists()
@@ -120,7 +122,7 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
     assert config["imitate"] is None
 
     args = _parser().parse_args(base + ["--steps", "1024", "--resume"])
-    assert args.func(args) == 0
+    assert cli.cmd_train(args) == 0
     text = capsys.readouterr().out
     assert "resuming smuggle_v0 from step 512" in text
     assert json.loads((out / "final_eval.json").read_text())["steps"] == 1024
@@ -150,7 +152,7 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):
     args = _parser().parse_args(argv + ["--out", str(tmp_path / "r")])
     with pytest.raises(error, match=match):
-        args.func(args)
+        cli.cmd_train(args)
 
 
 def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_path):
@@ -161,7 +163,7 @@ def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_p
     )
     args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out)])
     with pytest.raises(UsageError, match="already holds a training run"):
-        args.func(args)
+        cli.cmd_train(args)
     for extra, match in (
         (["--players", "3"], "num_players=4"),
         (["--seed", "1"], "seed=0"),
@@ -169,11 +171,11 @@ def test_existing_runs_are_not_overwritten_and_resume_keeps_their_settings(tmp_p
     ):
         args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out), "--resume"] + extra)
         with pytest.raises(UsageError, match=match):
-            args.func(args)
+            cli.cmd_train(args)
     (out / "config.json").write_text(json.dumps({"env_id": "other_v0"}))
     args = _parser().parse_args(["train", "smuggle_v0", "--out", str(out), "--resume"])
     with pytest.raises(UsageError, match="holds a other_v0 run"):
-        args.func(args)
+        cli.cmd_train(args)
 
 
 def test_module_entry_point_prints_one_line_errors():

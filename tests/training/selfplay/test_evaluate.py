@@ -8,8 +8,8 @@ import pytest
 from agents import RandomAgent
 from agents.arena import play_game
 from smuggle_envs import make_game
-from training.match import win_shares
 from training.selfplay.evaluate import EvalResult, baseline_agents, evaluate, results_table
+from training.stats import win_shares
 
 
 def test_seats_rotate_and_results_match_a_manual_tally():

@@ -157,13 +157,13 @@ def test_a_person_can_play_against_the_trained_model(model_path, capsys, monkeyp
     # choices are the CLI's business; the handler builds any agent spec).
     import argparse
 
-    from training import cli
+    from training.cli.play import cmd_play
 
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
     args = argparse.Namespace(
         env_id="smuggle_v0", players=3, seat=0, seed=4, bots=f"ppo:{model_path}", save_replay=None
     )
-    assert cli.cmd_play(args) == 0
+    assert cmd_play(args) == 0
     out = capsys.readouterr().out
     assert f"P1 is ppo:{model_path}" in out and f"P1 (ppo:{model_path}):" in out
     assert "final scores:" in out

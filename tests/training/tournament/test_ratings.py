@@ -9,8 +9,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from smuggle_envs.core.outcomes import ranks as rank_of
-from training.match import wilson_interval
-from training.tournament.db import TournamentDB
+from training.db import TournamentDB
+from training.stats import wilson_interval
 from training.tournament.ratings import compute_standings, mean_interval, t975
 
 

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from training.db import TournamentDB
 from training.tournament import schedule as S
-from training.tournament.db import TournamentDB
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTS = "random,random,random,random,random"

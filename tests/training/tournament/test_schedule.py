@@ -17,7 +17,7 @@ def test_every_rotation_of_every_deal_exactly_once(k, n):
     design, deals = S.plan(k, n, 1)
     assert len(specs) == deals * n and deals == len(design)  # one whole cycle
     assert len({s.game_key for s in specs}) == len(specs)  # keys unique
-    by_deal: dict[int, list[S.GameSpec]] = {}
+    by_deal: dict[int, list[S.ScheduledGame]] = {}
     for s in specs:
         by_deal.setdefault(s.deal, []).append(s)
     assert sorted(by_deal) == list(range(deals))
@@ -69,7 +69,7 @@ def test_games_round_up_to_whole_cycles_and_schedule_is_deterministic():
 
 def test_specs_round_trip_and_bad_sizes():
     spec = S.game_specs(5, 4, 20, seed=2)[7]
-    assert S.GameSpec.from_list(spec.to_list()) == spec
+    assert S.ScheduledGame.from_list(spec.to_list()) == spec
     assert spec.game_key == f"{spec.deal:06d}-{spec.rotation}"
     with pytest.raises(ValueError):
         S.balanced_lineups(3, 4)

@@ -8,9 +8,8 @@ from collections import Counter
 
 import pytest
 
+from training.db import TournamentDB
 from training.tournament import schedule as S
-from training.tournament.analytics_common import _rate, panel_intervals, plot_panels
-from training.tournament.db import TournamentDB
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
@@ -37,7 +36,7 @@ def test_permutation_schedule_balance_per_deal(k, n):
     design, deals = S.plan(k, n, 1, seating="permutations")
     assert len(specs) == deals * per_deal and deals == len(design)
     assert len({s.game_key for s in specs}) == len(specs)
-    by_deal: dict[int, list[S.GameSpec]] = {}
+    by_deal: dict[int, list[S.ScheduledGame]] = {}
     for s in specs:
         by_deal.setdefault(s.deal, []).append(s)
     for d, games in by_deal.items():
@@ -57,9 +56,9 @@ def test_permutation_specs_store_their_seating_and_rotation_specs_are_unchanged(
     spec = S.game_specs(4, 4, 24, seed=2, seating="permutations")[5]
     item = spec.to_list()
     assert len(item) == 5 and item[4] == list(spec.seating)
-    assert S.GameSpec.from_list(item) == spec and spec.mode == "permutations"
+    assert S.ScheduledGame.from_list(item) == spec and spec.mode == "permutations"
     rot = S.game_specs(4, 4, 4, seed=2)[1]
-    assert len(rot.to_list()) == 4 and S.GameSpec.from_list(rot.to_list()) == rot  # old format
+    assert len(rot.to_list()) == 4 and S.ScheduledGame.from_list(rot.to_list()) == rot  # old format
     assert S.seating_mode([rot]) == "rotation" and S.seating_mode([spec]) == "permutations"
     assert len(S.game_specs(4, 4, 25, seating="permutations")) == 48  # whole deals of 24
     with pytest.raises(ValueError):
@@ -133,39 +132,3 @@ def test_rotation_stays_the_default(tmp_path, run_cli, capsys):
     assert "x 3 seat rotations" in capsys.readouterr().out
     with TournamentDB(db, create=False) as d:
         assert list(d.tournament(1).schedule) == S.game_specs(3, 3, 12, seed=0)
-
-
-def test_plot_panels_draws_wilson_intervals_of_counted_rates(tmp_path):
-    from training.match import wilson_interval
-
-    names = ["a", "b", "c"]
-    lies = [_rate(3, 10), _rate(0, 4), _rate(0, 0)]  # the last: nothing to measure
-    shares = [_rate(1.5, 3), _rate(0.25, 1), _rate(0.0, 2)]  # a mean of fractions: no Wilson
-    explicit = [(0.1, 0.3), None, (0.0, 0.5)]
-    assert panel_intervals(lies, "share") == [wilson_interval(3, 10), wilson_interval(0, 4), None]
-    assert panel_intervals(shares, "share") == [None, None, None]
-    assert panel_intervals(lies, "money") == [None, None, None]
-    fig = plot_panels(
-        tmp_path / "p.png",
-        "title",
-        names,
-        [
-            ("rates", [("lie rate", lies), ("share", shares)], "share"),
-            ("given", [("x", [0.2, 0.3, 0.4], explicit)], "share"),
-            ("money", [("profit", [_rate(5, 2), -1.0, math.nan])], "money"),
-        ],
-    )
-    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "95% Wilson" in fig._suptitle.get_text()
-    rates_ax, given_ax, money_ax = fig.axes
-    segments = [seg for c in rates_ax.containers if hasattr(c, "lines") for seg in c.lines[2][0].get_segments()]
-    assert [(s[0][1], s[1][1]) for s in segments] == [
-        pytest.approx(wilson_interval(3, 10)),
-        pytest.approx(wilson_interval(0, 4)),
-    ]
-    segments = [seg for c in given_ax.containers if hasattr(c, "lines") for seg in c.lines[2][0].get_segments()]
-    assert [(s[0][1], s[1][1]) for s in segments] == [pytest.approx((0.1, 0.3)), pytest.approx((0.0, 0.5))]
-    assert not [c for c in money_ax.containers if hasattr(c, "lines")]
-    # Rates still behave as floats in tables and CSV files.
-    assert _rate(3, 10) == 0.3 and f"{_rate(3, 10):.2f}" == "0.30" and str(_rate(1, 4)) == "0.25"
-    assert math.isnan(_rate(1, 0))

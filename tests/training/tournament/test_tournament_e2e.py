@@ -16,9 +16,9 @@ from agents import AGENT_KINDS
 from smuggle_envs import make_game
 from smuggle_envs.core import Replay
 from smuggle_envs.core.errors import ConfigError
-from training.match import UsageError
+from training.cli.errors import UsageError
+from training.db import TournamentDB
 from training.tournament import schedule as S
-from training.tournament.db import TournamentDB
 from training.tournament.runner import unique_names
 
 
@@ -249,10 +249,10 @@ def test_a_failing_agent_stops_the_run_and_the_same_command_resumes(tmp_path, ru
 
 
 def test_registering_the_subcommands_imports_nothing_heavy():
-    # training/cli.py registers these subcommands for every command, 'smuggle list' included.
+    # 'smuggle --help' builds these parsers (training.cli.COMMANDS names them) without the code.
     probe = (
-        "import argparse, sys; from training.tournament.cli import register; "
-        "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
+        "import argparse, sys; from training.tournament.parser import add_analyze, add_replay, add_tournament; "
+        "p = argparse.ArgumentParser(); s = p.add_subparsers(); [add(s) for add in (add_tournament, add_replay, add_analyze)]; "
         "heavy = [m for m in ('torch', 'tqdm', 'agents', 'ray', 'matplotlib', 'openskill', 'numpy') "
         "if m in sys.modules]; print('HEAVY', heavy)"
     )

@@ -13,6 +13,8 @@ from starlette.testclient import TestClient
 
 from training.web.app import create_app
 
+BASE = "http://localhost"  # a Host name the app answers to by default (``guard.LOCAL_NAMES``)
+
 
 @dataclass
 class Seats:
@@ -21,6 +23,7 @@ class Seats:
     client: TestClient
     id: str
     tokens: dict[int, str]
+    owner: str = ""  # the owner token (closes the table)
 
     def headers(self, seat: int) -> dict[str, str]:
         return {"X-Seat-Token": self.tokens[seat]}
@@ -39,7 +42,9 @@ class Seats:
         return response.json()
 
     def act(self, seat: int, action: Any, **extra: Any):
-        return self.client.post(self.path(seat, "act"), json={"action": action, **extra}, headers=self.headers(seat))
+        """Post an act; its ``revision`` is the table's live one unless given."""
+        body = {"action": action, "revision": self.table().revision, **extra}
+        return self.client.post(self.path(seat, "act"), json=body, headers=self.headers(seat))
 
     def table(self):
         return self.client.app.state.registry.get(self.id)
@@ -51,7 +56,9 @@ def make_table(client: TestClient, env_id: str, seats: list[str], seed: int = 7,
     )
     assert response.status_code == 201, response.text
     data = response.json()
-    return Seats(client, data["id"], {s["seat"]: s["token"] for s in data["seats"] if "token" in s})
+    return Seats(
+        client, data["id"], {s["seat"]: s["token"] for s in data["seats"] if "token" in s}, data["owner_token"]
+    )
 
 
 def wait_for_humans(seats: Seats, timeout: float = 30.0) -> dict[str, Any]:
@@ -64,7 +71,7 @@ def wait_for_humans(seats: Seats, timeout: float = 30.0) -> dict[str, Any]:
     while view["table_status"] == "playing" and view["to_move"] not in seats.tokens:
         assert time.monotonic() < deadline, f"the bots did not move within {timeout} s"
         response = seats.client.get(
-            seats.path(seat, "view") + f"?after={view['revision']}&wait=2", headers=seats.headers(seat)
+            seats.path(seat, "view") + f"?after={view['version']}&wait=2", headers=seats.headers(seat)
         )
         assert response.status_code == 200, response.text
         view = response.json()
@@ -85,7 +92,7 @@ def play_random_humans(
         view = seats.view(mover)
         if every is not None:
             every(view)
-        action = rng.choice([a["id"] for a in view["decision"]["actions"]])
+        action = rng.choice(view["decision"]["legal"])
         response = seats.act(mover, action, revision=view["revision"])
         assert response.status_code == 200, response.text
         taken += 1
@@ -99,5 +106,5 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path)) as c:
+    with TestClient(create_app(db_path), base_url=BASE) as c:
         yield c

@@ -61,8 +61,8 @@ def test_a_table_gives_each_human_seat_a_link_with_its_own_token(client):
     [
         ({"env_id": "chess_v0", "seats": ["human", "rule", "rule"]}, 422, "unknown game"),
         ({"env_id": "smuggle_v0", "seats": ["human", "rule"]}, 422, "smuggle_v0"),  # 2 < 3 players
-        ({"env_id": "smuggle_v0", "seats": ["human", "nonsense", "rule"]}, 422, "nonsense"),
-        ({"env_id": "smuggle_v0", "seats": ["human", "ppo:/no/such/model.zip", "rule"]}, 422, "model.zip"),
+        ({"env_id": "smuggle_v0", "seats": ["human", "nonsense", "rule"]}, 422, "seat 1: not an agent"),
+        ({"env_id": "smuggle_v0", "seats": ["human", "ppo:/no/such/model.zip", "rule"]}, 422, "name of a model"),
         ({"env_id": "smuggle_v0", "seats": ["human", "ismcts:sims=x", "rule"]}, 422, "sims"),
         ({"env_id": "smuggle_v0", "seats": "human,rule,rule"}, 422, "seats"),
         ({"env_id": "smuggle_v0", "seats": ["human", "rule", "rule"], "seed": -1}, 422, "seed"),
@@ -110,22 +110,22 @@ def test_a_legal_action_is_applied_and_the_bots_answer(client):
     seats = make_table(client, "smuggle_v0", ["rule", "human", "rule"], seed=3)
     seats.join(1, "Ann")
     view = wait_for_humans(seats)
-    declaration = view["decision"]["options"][0]["id"]
+    declaration = view["decision"]["options"][0][0]  # [id, counts]
     response = seats.act(1, declaration, revision=view["revision"])
     assert response.status_code == 200
-    assert response.json()["log"][-1] == {"n": view["version"], "seat": 1, "text": "declare nothing"}
+    assert response.json()["log"][-1] == {"n": view["revision"], "seat": 1, "text": "declare nothing"}
     table = seats.table()
-    assert table.state.history[view["version"]] == declaration
+    assert table.state.history[view["revision"]] == declaration
     later = wait_for_humans(seats)
-    assert later["version"] > view["version"] + 1  # the bots moved after the person
+    assert later["revision"] > view["revision"] + 1  # the bots moved after the person
 
 
 def test_long_polling_waits_for_a_change_and_returns_the_new_view(client):
     seats = make_table(client, "smuggle_v0", ["human", "rule", "rule"], seed=3)
     seats.join(0, "Ann")
     view = wait_for_humans(seats)
-    same = client.get(seats.path(0, "view") + f"?after={view['revision']}&wait=0.2", headers=seats.headers(0))
-    assert same.json()["revision"] == view["revision"]  # nothing happened: the same view after the wait
+    same = client.get(seats.path(0, "view") + f"?after={view['version']}&wait=0.2", headers=seats.headers(0))
+    assert same.json()["version"] == view["version"]  # nothing happened: the same view after the wait
     assert client.get(seats.path(0, "view") + "?wait=99", headers=seats.headers(0)).status_code == 422
     assert client.get(seats.path(0, "view") + "?after=x", headers=seats.headers(0)).status_code == 422
 
@@ -134,11 +134,11 @@ def test_watching_is_for_tables_without_people(client):
     seats = make_table(client, "smuggle_v0", ["human", "rule", "rule"])
     response = client.get(f"/api/tables/{seats.id}/watch")
     assert response.status_code == 403 and "human seats" in response.json()["error"]
-    bots = make_table(client, "ciq_v0", ["random", "random"])
+    bots = make_table(client, "ciq_v0", ["random", "random"], bot_delay=0.2)  # watched early on
     view = client.get(f"/api/tables/{bots.id}/watch").json()
     table = bots.table()  # the bots play on: rebuild the position the view was taken at
     state = table.game.new_initial_state(table.seed)
-    for action in table.state.history[: view["version"]]:
+    for action in table.state.history[: view["revision"]]:
         state.apply_action(action)
     assert view["viewer"] is None and view["table_text"] == state.render()
     assert {"P0 random: hand", "P1 random: hand"} <= {z["title"] for z in view["zones"]}
@@ -174,3 +174,43 @@ def test_the_pages_are_served(client):
     for path in ("/", "/play/abc/0", "/watch/abc", "/replay/1", "/static/play.js", "/static/app.css"):
         response = client.get(path)
         assert response.status_code == 200 and response.text.strip()
+
+
+def test_a_page_asks_only_for_the_log_it_lacks(client):
+    seats = make_table(client, "smuggle_v0", ["human", "rule", "rule"], seed=3)
+    seats.join(0, "Ann")
+    play_random_humans(seats, random.Random(5), limit=3)
+    full = seats.view(0)
+    assert full["log_from"] == 0 and len(full["log"]) == full["revision"] > 5
+    tail = client.get(seats.path(0, "view") + "?log_from=4", headers=seats.headers(0)).json()
+    assert tail["log_from"] == 4 and full["log"][:4] + tail["log"] == full["log"]
+    assert [o for o in full["outcomes"] if o["n"] < 4] + tail["outcomes"] == full["outcomes"]
+    beyond = client.get(seats.path(0, "view") + "?log_from=100000", headers=seats.headers(0)).json()
+    assert beyond["log"] == [] and beyond["log_from"] == len(full["log"])
+    assert client.get(seats.path(0, "view") + "?log_from=-1", headers=seats.headers(0)).status_code == 422
+
+
+def test_a_declaration_lists_its_legal_ids_and_no_text_per_declaration(client):
+    seats = make_table(client, "smuggle_v0", ["rule", "human", "rule"], seed=3)
+    seats.join(1, "Ann")
+    decision = wait_for_humans(seats)["decision"]
+    table = seats.table()
+    assert decision["legal"] == list(table.state.legal_actions())
+    assert {o[0] for o in decision["options"]} | {a["id"] for a in decision["actions"]} == set(decision["legal"])
+    from smuggle_envs.games.smuggle import actions as A
+
+    for action, counts in decision["options"]:  # one digit a good, as the engine counts them
+        assert counts == "".join(str(c) for c in A.DECLARATIONS[action])
+    assert [a["id"] for a in decision["actions"]] == [decision["bag"]]  # the Bag: the one action off the counters
+
+
+def test_the_listening_socket_lets_asyncio_set_tcp_nodelay():
+    import socket
+
+    from training.web.server import bind
+
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP  # asyncio sets TCP_NODELAY only for such sockets
+    finally:
+        sock.close()

@@ -9,6 +9,7 @@ import random
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -17,9 +18,9 @@ import pytest
 
 from smuggle_envs import make_game
 from training.cli import main
-from training.tournament.db import TournamentDB
+from training.db import TournamentDB
 
-from .conftest import make_table, play_random_humans
+from .conftest import BASE, make_table, play_random_humans
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -100,10 +101,29 @@ def test_serve_refuses_a_bad_port_a_busy_port_and_a_missing_extra(tmp_path, caps
     assert "needs uvicorn (the web extra)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--models", "no/such/folder"], "is not a folder"),
+        (["--bot-seconds", "0"], "bot time budget"),
+        (["--max-sims", "0"], "max_sims must be at least 1"),
+        (["--max-bot-tables-per-client", "0"], "max_bot_tables must be at least 1"),
+    ],
+)
+def test_smuggle_serve_refuses_bad_limits_in_one_line(tmp_path, capsys, options, words):
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"), *options]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
 def test_smuggle_serve_prints_its_url_and_serves(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "champion.npz").write_bytes(b"not loaded until a table seats it")
+    argv = ["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite"), "--models", str(models)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "training.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite")],
+        [sys.executable, "-m", "training.cli", *argv, "--allow-host", "lab-server.test"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -115,9 +135,17 @@ def test_smuggle_serve_prints_its_url_and_serves(tmp_path):
         assert line.startswith("smuggle serve: http://127.0.0.1:"), line
         url = line.split()[2]
         with urllib.request.urlopen(url + "api/envs", timeout=30) as response:
-            assert json.load(response)["envs"][0]["env_id"] == "smuggle_v0"
+            envs = json.load(response)
+            assert envs["envs"][0]["env_id"] == "smuggle_v0" and envs["limits"]["models"] == ["champion"]
         with urllib.request.urlopen(url, timeout=30) as response:
             assert b"New table" in response.read()
+        named = urllib.request.Request(url + "api/envs", headers={"Host": "lab-server.test"})
+        with urllib.request.urlopen(named, timeout=30) as response:  # --allow-host
+            assert response.status == 200
+        rebinding = urllib.request.Request(url + "api/envs", headers={"Host": "evil.test"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(rebinding, timeout=30)
+        assert refused.value.code == 400
     finally:
         proc.terminate()
         proc.wait(30)
@@ -132,7 +160,7 @@ def test_games_stored_by_a_tournament_replay_in_the_app(tmp_path, capsys):
 
     from training.web.app import create_app
 
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url=BASE) as client:
         games = client.get("/api/games").json()["games"]
         assert len(games) == 3 and {g["source"] for g in games} == {"tournament"}
         game = games[0]

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from training.web.app import create_app
 from training.web.tables import default_agent_factory
 
-from .conftest import Seats, make_table, play_random_humans, wait_for_humans
+from .conftest import BASE, Seats, make_table, play_random_humans, wait_for_humans
 
 
 def reopen(client: TestClient, seats: Seats) -> Seats:
@@ -21,15 +21,15 @@ def reopen(client: TestClient, seats: Seats) -> Seats:
 
 
 def test_a_restart_restores_the_unfinished_table_and_its_seats(db_path):
-    with TestClient(create_app(db_path)) as client:
+    with TestClient(create_app(db_path), base_url=BASE) as client:
         seats = make_table(client, "smuggle_v0", ["human", "rule", "human", "random"], seed=21)
         seats.join(0, "Ann")
         seats.join(2, "Bob")
         play_random_humans(seats, random.Random(0), limit=4)
         view = wait_for_humans(seats)
         history = list(seats.table().state.history)
-        assert view["version"] == len(history) > 4
-    with TestClient(create_app(db_path)) as client:
+        assert view["revision"] == len(history) > 4
+    with TestClient(create_app(db_path), base_url=BASE) as client:
         assert client.app.state.restored == [seats.id]
         seats = reopen(client, seats)
         assert seats.table().state.history == history  # replayed from the stored actions
@@ -40,7 +40,7 @@ def test_a_restart_restores_the_unfinished_table_and_its_seats(db_path):
         play_random_humans(seats, random.Random(1), limit=5000)
         assert seats.table().status == "finished"
         game_id = seats.table().game_id
-    with TestClient(create_app(db_path)) as client:
+    with TestClient(create_app(db_path), base_url=BASE) as client:
         assert client.app.state.restored == []  # nothing unfinished
         seats = reopen(client, seats)
         final = seats.view(2)
@@ -52,20 +52,20 @@ def test_a_restart_restores_the_unfinished_table_and_its_seats(db_path):
 
 
 def test_a_table_that_cannot_be_rebuilt_is_clearly_ended(db_path):
-    with TestClient(create_app(db_path)) as client:
+    with TestClient(create_app(db_path), base_url=BASE) as client:
         seats = make_table(client, "ciq_v0", ["human", "rule"], seed=2)
         seats.join(0, "Ann")
     conn = sqlite3.connect(db_path)
     stored = json.loads(conn.execute("SELECT seats FROM web_tables WHERE id = ?", (seats.id,)).fetchone()[0])
-    stored[1]["spec"] = "ppo:/no/such/model.zip"  # the model file went away
+    stored[1]["spec"] = "ppo:mine"  # a model the operator no longer offers (--models)
     conn.execute("UPDATE web_tables SET seats = ? WHERE id = ?", (json.dumps(stored), seats.id))
     conn.commit()
     conn.close()
-    with TestClient(create_app(db_path)) as client:
+    with TestClient(create_app(db_path), base_url=BASE) as client:
         seats = reopen(client, seats)
         view = seats.view(0)
         assert view["table_status"] == "ended"
-        assert "could not be restored" in view["note"] and "model.zip" in view["note"]
+        assert "could not be restored" in view["note"] and "model this server offers" in view["note"]
         response = seats.act(0, 0)
         assert response.status_code == 409 and "over" in response.json()["error"]
         listed = client.get("/api/tables").json()["tables"]
@@ -93,14 +93,14 @@ def test_a_bot_thinking_does_not_hold_up_other_tables(db_path):
             return slow, "slow"
         return default_agent_factory(spec, game, seed)
 
-    with TestClient(create_app(db_path, agent_factory=factory)) as client:
+    with TestClient(create_app(db_path, agent_factory=factory), base_url=BASE) as client:
         thinking = make_table(client, "ciq_v0", ["slow", "human"], seed=1)  # the slow bot moves first
         assert slow.thinking.wait(10)
         other = make_table(client, "smuggle_v0", ["human", "rule", "rule"], seed=3)
         other.join(0, "Ann")
         view = wait_for_humans(other)  # served, and its bots moved, while the slow bot thinks
-        assert view["to_move"] == 0 and view["version"] > 0
+        assert view["to_move"] == 0 and view["revision"] > 0
         assert not slow.release.is_set() and thinking.table().state.history == []
         slow.release.set()
         thinking.join(1, "Bob")
-        assert wait_for_humans(thinking)["version"] >= 1  # its move lands once it is done
+        assert wait_for_humans(thinking)["revision"] >= 1  # its move lands once it is done

@@ -11,6 +11,8 @@ import pytest
 
 from .conftest import make_table, play_random_humans, wait_for_humans
 
+LIVE = object()  # stands for the table's live revision in a parametrized body
+
 
 def snapshot(seats, db_path):
     """Everything a refused request must leave alone."""
@@ -98,21 +100,25 @@ def test_agent_seats_unknown_seats_and_tables_are_refused(ready, db_path):
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"action": 496}, 422, "not legal"),  # search: masked while declaring
-        ({"action": 510}, 422, "out of range"),
-        ({"action": -1}, 422, "out of range"),
-        ({"action": "0"}, 422, "must be an int"),
-        ({"action": 0.0}, 422, "must be an int"),
-        ({"action": True}, 422, "must be an int"),
-        ({"action": None}, 422, "must be an int"),
-        ({"action": [0]}, 422, "must be an int"),
-        ({}, 422, "missing 'action'"),
-        ({"action": 0, "revision": 0}, 409, "has changed"),
+        ({"revision": LIVE, "action": 496}, 422, "not legal"),  # search: masked while declaring
+        ({"revision": LIVE, "action": 510}, 422, "out of range"),
+        ({"revision": LIVE, "action": -1}, 422, "out of range"),
+        ({"revision": LIVE, "action": "0"}, 422, "must be an int"),
+        ({"revision": LIVE, "action": 0.0}, 422, "must be an int"),
+        ({"revision": LIVE, "action": True}, 422, "must be an int"),
+        ({"revision": LIVE, "action": None}, 422, "must be an int"),
+        ({"revision": LIVE, "action": [0]}, 422, "must be an int"),
+        ({"revision": LIVE}, 422, "missing 'action'"),
+        ({"action": 0}, 422, "missing 'revision'"),
+        ({"action": 0, "revision": 5}, 409, "has changed"),  # a position not reached
+        ({"action": 0, "revision": -1}, 409, "has changed"),
         ({"action": 0, "revision": "x"}, 422, "'revision' must be an integer"),
         ([0], 400, "JSON object"),
     ],
 )
 def test_a_malformed_or_masked_action_is_refused_and_changes_nothing(ready, db_path, body, status, words):
+    if isinstance(body, dict) and body.get("revision") is LIVE:
+        body = {**body, "revision": ready.table().revision}  # the position the person sees
     before = snapshot(ready, db_path)
     refused(ready, db_path, ready.client.post(ready.path(1, "act"), json=body, headers=ready.headers(1)), status, words)
     assert snapshot(ready, db_path) == before
@@ -158,12 +164,16 @@ def test_after_the_end_every_action_is_refused(client, db_path):
     assert snapshot(seats, db_path) == before
 
 
-def test_a_page_replaying_a_click_after_the_table_moved_is_refused(ready, db_path):
+def test_a_repeated_click_is_answered_once_and_a_stale_one_refused(ready, db_path):
     view = ready.view(1)
-    first = ready.act(1, view["decision"]["actions"][0]["id"], revision=view["revision"])
-    assert first.status_code == 200
+    first, second = view["decision"]["legal"][:2]
+    answer = ready.act(1, first, revision=view["revision"])
+    assert answer.status_code == 200 and answer.json()["repeated"] is False
     before = snapshot(ready, db_path)
-    again = ready.act(1, view["decision"]["actions"][0]["id"], revision=view["revision"])
-    assert again.status_code == 409
-    assert snapshot(ready, db_path)[5] == before[5] == 1  # one human decision: the repeat was not played
-    assert ready.table().state.history.count(view["decision"]["actions"][0]["id"]) == 1
+    again = ready.act(1, first, revision=view["revision"])  # a double click, a retried request
+    assert again.status_code == 200 and again.json()["repeated"] is True
+    assert snapshot(ready, db_path) == before  # answered, not played again
+    assert before[5] == 1  # one human decision stored
+    other = ready.act(1, second, revision=view["revision"])  # another answer to the old position
+    refused(ready, db_path, other, 409, "has changed")
+    assert snapshot(ready, db_path) == before

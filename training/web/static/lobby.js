@@ -1,13 +1,10 @@
 // smuggle serve: the lobby. Make a table, hand out its seats' links, find tables and stored games.
 "use strict";
 
-const lobby = { envs: [] };
-
-function showError(message) {
-  const box = document.getElementById("error");
-  box.textContent = message || "";
-  box.classList.toggle("hidden", !message);
-}
+const lobby = { envs: [], specs: [] };
+// What a seat may hold when the server does not list it (an older server).
+const DEFAULT_SPECS = ["human", "rule", "random", "ismcts:sims=50", "pimc", "zoo"];
+const OWNER = (id) => `smuggle:owner:${id}`; // this browser made the table: it may close it
 
 function seatRows() {
   const n = Number(document.getElementById("players").value);
@@ -15,10 +12,14 @@ function seatRows() {
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren(...Array.from({ length: n }, (_, p) => el("div", { class: "seat-row" },
     el("label", { for: `seat-${p}`, text: `seat ${p}` }),
-    el("input", { id: `seat-${p}`, list: "specs", value: old[p] || (p < 1 ? "human" : "rule"), size: 28 }))));
-  if (!document.getElementById("specs")) {
-    document.body.append(el("datalist", { id: "specs" }, ["human", "rule", "random", "ismcts:sims=50", "ppo:PATH", "zoo:ENV_ID"].map((s) => el("option", { value: s }))));
-  }
+    el("input", { id: `seat-${p}`, class: "seat-spec", list: "specs", value: old[p] || (p < 1 ? "human" : "rule"), size: 28 }))));
+}
+
+function drawSpecs(specs) {
+  document.body.append(el("datalist", { id: "specs" }, specs.map((s) => el("option", { value: s }))));
+  const hint = document.getElementById("spec-hint");
+  hint.replaceChildren("A seat is a person (", el("code", { text: "human" }), ") or an agent this server offers: ",
+    ...specs.filter((s) => s !== "human").flatMap((s, i) => [i ? ", " : "", el("code", { text: s })]), ".");
 }
 
 function onEnv() {
@@ -30,8 +31,16 @@ function onEnv() {
   seatRows();
 }
 
-async function create(event) {
-  event.preventDefault();
+function readConfig() {
+  const text = document.getElementById("config").value.trim();
+  if (!text) return null;
+  let config;
+  try { config = JSON.parse(text); } catch (e) { throw new Error(`game options: not JSON (${e.message})`); }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new Error("game options: a JSON object, like {\"trading\": true}");
+  return config;
+}
+
+function tableRequest() {
   const n = Number(document.getElementById("players").value);
   const body = {
     env_id: document.getElementById("env").value,
@@ -40,42 +49,105 @@ async function create(event) {
   };
   const seed = document.getElementById("seed").value;
   if (seed !== "") body.seed = Number(seed);
+  const config = readConfig();
+  if (config) body.config = config;
+  return body;
+}
+
+function copyButton(url) {
+  const copy = (event) => {
+    if (!navigator.clipboard) { showError("This browser cannot copy here: select the link and copy it."); return; }
+    navigator.clipboard.writeText(url).then(() => { event.target.textContent = "copied"; },
+      () => showError("Not copied (the browser refused): select the link and copy it."));
+  };
+  return el("button", { type: "button", class: "copy", onclick: copy }, "copy link");
+}
+
+function drawCreated(table) {
+  const items = table.seats.filter((s) => s.link).map((s) => {
+    const url = new URL(s.link, location.href).href;
+    return el("li", {}, `seat ${s.seat}: `, el("a", { href: url, target: "_blank", class: "seat-link", "data-seat": s.seat }, "open"), " · ",
+      copyButton(url), " ", el("code", { text: url }));
+  });
+  const watch = items.length ? null : el("p", {}, el("a", { href: `/watch/${table.id}`, id: "watch-link" }, "Watch this table"));
+  fill(document.getElementById("created"),
+    el("h3", { id: "created-title", "data-table": table.id, text: `Table ${table.id} (${GAME_NAMES[table.env_id]}, seed ${table.seed})` }),
+    items.length ? el("p", { text: "Give each person their own link: whoever has a seat's link plays that seat. Keep them private." }) : null,
+    el("ul", { class: "links" }, items), watch);
+}
+
+async function create(event) {
+  event.preventDefault();
+  const go = document.getElementById("create-go");
+  go.disabled = true; // one table per press
   try {
-    const table = await api("/api/tables", { method: "POST", body });
+    const table = await api("/api/tables", { method: "POST", body: tableRequest() });
+    if (table.owner_token) localStorage.setItem(OWNER(table.id), table.owner_token);
     showError("");
-    const items = table.seats.filter((s) => s.link).map((s) => {
-      const url = new URL(s.link, location.href).href;
-      return el("li", {}, `seat ${s.seat}: `, el("a", { href: url, target: "_blank", class: "seat-link", "data-seat": s.seat }, "open"), " · ",
-        el("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, "copy link"), " ", el("code", { text: url }));
-    });
-    const watch = items.length ? null : el("p", {}, el("a", { href: `/watch/${table.id}`, id: "watch-link" }, "Watch this table"));
-    document.getElementById("created").replaceChildren(
-      el("h3", { text: `Table ${table.id} (${GAME_NAMES[table.env_id]}, seed ${table.seed})` }),
-      items.length ? el("p", { text: "Give each person their own link: whoever has a seat's link plays that seat. Keep them private." }) : null,
-      el("ul", { class: "links" }, items), watch);
-    refresh();
+    drawCreated(table);
+    await refresh();
   } catch (error) {
     showError(error.message);
+  } finally {
+    go.disabled = false;
   }
+}
+
+async function closeTable(id) {
+  try {
+    await api(`/api/tables/${id}/close`, { method: "POST", headers: { "X-Owner-Token": localStorage.getItem(OWNER(id)) || "" }, body: {} });
+    localStorage.removeItem(OWNER(id));
+    showError("");
+  } catch (error) {
+    showError(`Not closed: ${error.message}`);
+  }
+  refresh();
+}
+
+function tableLinks(t) {
+  const link = t.game_id ? el("a", { href: `/replay/${t.game_id}` }, "replay") : t.watchable ? el("a", { href: `/watch/${t.id}` }, "watch") : null;
+  const mine = t.status === "playing" && localStorage.getItem(OWNER(t.id));
+  const close = mine ? el("button", { type: "button", class: "close-table", "data-table": t.id, onclick: () => closeTable(t.id) }, "close") : null;
+  return el("td", {}, link, link && close ? " " : null, close);
+}
+
+function seatText(seats) {
+  return seats.map((s) => {
+    const who = seatWho(s.label, s.kind);
+    if (who.kind === "human" && s.joined === false) return `${s.seat}: free (person)`;
+    return `${s.seat}: ${who.label}${who.kind === "human" ? " (person)" : ""}`;
+  }).join(", ");
+}
+
+function drawTables(tables) {
+  if (!tables.length) return "none yet";
+  return el("table", { class: "data" },
+    el("thead", {}, el("tr", {}, ["table", "game", "seats", "decisions", "status", ""].map((h) => el("th", { text: h })))),
+    el("tbody", {}, tables.map((t) => el("tr", { "data-table": t.id },
+      el("td", { text: t.id }), el("td", { text: GAME_NAMES[t.env_id] || t.env_id }),
+      el("td", { text: seatText(t.seats) }), el("td", { text: t.decisions }),
+      el("td", { text: t.note || t.status }), tableLinks(t)))));
+}
+
+function drawGames(games) {
+  if (!games.length) return "none yet";
+  return el("table", { class: "data" },
+    el("thead", {}, el("tr", {}, ["game", "from", "env", "seats", "scores", "decisions", "finished"].map((h) => el("th", { text: h })))),
+    el("tbody", {}, games.map((g) => el("tr", { "data-game": g.id },
+      el("td", {}, el("a", { href: `/replay/${g.id}`, class: "replay-link", "data-game": g.id }, `#${g.id}`)),
+      el("td", { text: `${g.source} ${g.tournament_id}` }),
+      el("td", { text: GAME_NAMES[g.env_id] || g.env_id }),
+      el("td", { text: seatText(g.seating.map((label, seat) => ({ seat, label }))) }),
+      el("td", { text: g.scores.map(fmtScore).join(", ") }), el("td", { text: g.decisions }), el("td", { text: g.finished })))));
 }
 
 async function refresh() {
   try {
     const { tables } = await api("/api/tables");
-    document.getElementById("tables").replaceChildren(tables.length ? el("table", { class: "data" },
-      el("thead", {}, el("tr", {}, ["table", "game", "seats", "decisions", "status", ""].map((h) => el("th", { text: h })))),
-      el("tbody", {}, tables.map((t) => el("tr", {},
-        el("td", { text: t.id }), el("td", { text: GAME_NAMES[t.env_id] }),
-        el("td", { text: t.seats.map((s) => `${s.seat}: ${s.label}`).join(", ") }), el("td", { text: t.decisions }),
-        el("td", { text: t.note || t.status }),
-        el("td", {}, t.game_id ? el("a", { href: `/replay/${t.game_id}` }, "replay") : t.watchable ? el("a", { href: `/watch/${t.id}` }, "watch") : ""))))) : "none yet");
+    document.getElementById("tables").replaceChildren(drawTables(tables));
     const { games } = await api("/api/games");
-    document.getElementById("games").replaceChildren(games.length ? el("table", { class: "data" },
-      el("thead", {}, el("tr", {}, ["game", "from", "env", "seats", "scores", "decisions", "finished"].map((h) => el("th", { text: h })))),
-      el("tbody", {}, games.map((g) => el("tr", {},
-        el("td", {}, el("a", { href: `/replay/${g.id}`, class: "replay-link" }, `#${g.id}`)), el("td", { text: `${g.source} ${g.tournament_id}` }),
-        el("td", { text: GAME_NAMES[g.env_id] || g.env_id }), el("td", { text: g.seating.join(", ") }),
-        el("td", { text: g.scores.map(fmtScore).join(", ") }), el("td", { text: g.decisions }), el("td", { text: g.finished })))))) : "none yet");
+    document.getElementById("games").replaceChildren(drawGames(games));
+    document.body.dataset.refreshed = String(Date.now()); // the tests wait for the lists
   } catch (error) {
     showError(error.message);
   }
@@ -84,13 +156,17 @@ async function refresh() {
 async function start() {
   const data = await api("/api/envs");
   lobby.envs = data.envs;
+  data.envs.forEach((e) => { GAME_NAMES[e.env_id] = e.name; });
+  lobby.specs = data.agent_specs && data.agent_specs.length ? data.agent_specs : DEFAULT_SPECS;
+  drawSpecs(lobby.specs.includes("human") ? lobby.specs : ["human", ...lobby.specs]);
   const select = document.getElementById("env");
   data.envs.forEach((e) => select.append(el("option", { value: e.env_id, text: `${GAME_NAMES[e.env_id] || e.env_id} (${e.min_players}-${e.max_players})` })));
-  select.onchange = onEnv;
-  document.getElementById("players").onchange = seatRows;
-  document.getElementById("create").onsubmit = create;
+  select.addEventListener("change", onEnv);
+  document.getElementById("players").addEventListener("input", seatRows);
+  document.getElementById("create").addEventListener("submit", create);
   onEnv();
-  refresh();
+  await refresh();
+  document.body.dataset.ready = "1";
   setInterval(refresh, 5000);
 }
 

@@ -1,6 +1,7 @@
 """The goods cards' powers, registered by card key (``data/cards.json``'s ``key``).
 
-A power is a few small functions hooked into the engine (``rules.py``) in one of four ways:
+A power is a few small functions hooked into the engine (``state.py``, ``steps.py``) in one of
+four ways:
 
 * ``IMMEDIATE[key](st, p)``: runs once when ``key``'s shipment completes for seat p, in contract
   order, before the ship sails (the Ⓢ-marked immediate powers).
@@ -24,19 +25,19 @@ A power is a few small functions hooked into the engine (``rules.py``) in one of
 A power that needs a decision calls ``st.ask_power(key, player, options, args)``; the engine then
 calls ``POWER_RESUME[key](st, action, *args)`` with the choice. A power with several steps pushes
 ``("power", task_name, *args)`` tasks, run by ``POWER_TASK[task_name](st, *args)``. Tasks and asks
-hold only public card ids (see ``rules.py``).
+hold only public card ids (see ``steps.py``).
 
-The tables and the decorators live in ``registry.py``, which imports nothing of the game: the
-power modules import ``registry``, ``vocab``, ``data`` and ``actions`` only, receive the state as
-an argument and act through its methods, so the engine imports the powers and never the other
-way round (the import graph of the game has no cycle). Importing this package registers every
-power.
+The tables and the decorators live in ``hooks.py`` (one level up), which imports nothing of the
+game: the state reads the tables, and the power modules register in them and import only
+``hooks``, ``state`` (the type they act on), ``vocab``, ``data``, ``actions`` and ``ties``. They
+receive the state as an argument and act through its methods, so the steps import the powers and
+never the other way round (the import graph of the game has no cycle, type-only imports
+included). Importing this package registers every power.
 """
 
 from __future__ import annotations
 
-from . import end_games, events, immediates, modifiers  # registration
-from .registry import (
+from ..hooks import (
     END_GAME,
     EVENTS,
     HAND_REASKS,
@@ -55,6 +56,7 @@ from .registry import (
     task,
     win_check,
 )
+from . import end_games, events, immediates, modifiers  # registration
 
 __all__ = [
     "END_GAME",

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 from itertools import combinations, product
-from typing import TYPE_CHECKING
 
+from ..hooks import end_game
+from ..state import ImportExportStateBase
 from ..ties import most_share
 from ..vocab import CONSUMER, ILLEGAL, LUXURY, NUM_ACTION_TYPES, NUM_TYPES, SUPPLY
-from .registry import end_game
-
-if TYPE_CHECKING:
-    from ..rules import ImportExportState
 
 CHAMPAGNE_BONUS = 8
 COLOGNE_PER_CARD = 4
@@ -56,13 +53,13 @@ HARBOR_POWERS = GOODS_POWERS + ("cheap_shirts", "diamond_rings", "scotch_whisky"
 
 # ----- step 2: the harbor as it stood when the game ended -------------------------------------------
 @end_game("champagne")
-def champagne(st: ImportExportState, p: int) -> int:
+def champagne(st: ImportExportStateBase, p: int) -> int:
     """Most completed shipments: 8 credits; a tie shares it like a majority (R5.13)."""
     return most_share([len(s) for s in st.shipments], p, CHAMPAGNE_BONUS, st.holder("foxes"))
 
 
 @end_game("cologne")
-def cologne(st: ImportExportState, p: int) -> int:
+def cologne(st: ImportExportStateBase, p: int) -> int:
     """4 credits per import of the action type with the most of them (the holder's best choice)."""
     caction = st.game.caction
     per_action = [0] * NUM_ACTION_TYPES
@@ -72,21 +69,21 @@ def cologne(st: ImportExportState, p: int) -> int:
 
 
 @end_game("gold_toilets")
-def gold_toilets(st: ImportExportState, p: int) -> int:
+def gold_toilets(st: ImportExportStateBase, p: int) -> int:
     """6 credits per completed luxury shipment, Gold Toilets itself included."""
     ctype = st.game.ctype
     return GOLD_TOILETS_PER_SHIPMENT * sum(1 for c in st.shipments[p] if ctype[c] == LUXURY)
 
 
 @end_game("nice_suits")
-def nice_suits(st: ImportExportState, p: int) -> int:
+def nice_suits(st: ImportExportStateBase, p: int) -> int:
     """Most containers on one's two ships, in the harbor or at sea: 16; ties share (R5.13)."""
     loaded = [len(st.cargo[2 * q]) + len(st.cargo[2 * q + 1]) for q in range(st.n)]
     return most_share(loaded, p, NICE_SUITS_BONUS, st.holder("foxes"))
 
 
 @end_game("velvet_robes")
-def velvet_robes(st: ImportExportState, p: int) -> int:
+def velvet_robes(st: ImportExportStateBase, p: int) -> int:
     """1 credit per card in hand (the hand's size is public)."""
     return VELVET_ROBES_PER_CARD * len(st.hands[p])
 
@@ -100,7 +97,7 @@ def goods_limit_used(counts: Sequence[int], scotch: bool) -> int:
 
 
 def cheap_shirts_moves(
-    st: ImportExportState, p: int, goods: list[int], scotch: bool
+    st: ImportExportStateBase, p: int, goods: list[int], scotch: bool
 ) -> list[tuple[tuple[int, ...], int]]:
     """Cheap Shirts moves every import that fits under the goods limit into the goods; when not
     all fit the holder picks which. Returns the distinct choices as (goods moved per type, supply
@@ -132,7 +129,7 @@ def cheap_shirts_moves(
     return moves
 
 
-def diamond_rings_moves(st: ImportExportState, p: int) -> list[tuple[tuple[int, ...], frozenset[str]]]:
+def diamond_rings_moves(st: ImportExportStateBase, p: int) -> list[tuple[tuple[int, ...], frozenset[str]]]:
     """Diamond Rings moves two completed shipments (itself allowed) into the goods, over the
     limit. Returns the distinct choices as (goods added per type, powers given up)."""
     cards = st.game.cards
@@ -154,7 +151,7 @@ def diamond_rings_moves(st: ImportExportState, p: int) -> list[tuple[tuple[int, 
     return list(moves)
 
 
-def supply_imports(st: ImportExportState, p: int) -> int:
+def supply_imports(st: ImportExportStateBase, p: int) -> int:
     """Teslas' wild goods: the supply imports (each counts as a good of a type the holder names)."""
     caction = st.game.caction
     return sum(1 for c in st.imports[p] if caction[c] == SUPPLY)

@@ -24,15 +24,13 @@ How they are written:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from .. import actions as A
+from ..hooks import IMMEDIATE, hand_reask, immediate, resume, task
+from ..state import ImportExportStateBase
 from ..vocab import AGRICULTURE, CONSUMER, CONTRACT, ILLEGAL, IMPORT, LUXURY, NUM_ACTION_TYPES, NUM_TYPES, TECHNOLOGY
 from .modifiers import import_take
-from .registry import IMMEDIATE, hand_reask, immediate, resume, task
-
-if TYPE_CHECKING:
-    from ..rules import ImportExportState
 
 # Credit amounts printed on the cards.
 ALMONDS_POOR, ALMONDS_RICH, ALMONDS_LIMIT = 8, 4, 18
@@ -48,7 +46,7 @@ STRETCH_FREE_ACTIONS = 2
 
 # ----- plumbing --------------------------------------------------------------------------------
 Step = Callable[..., None]  # fn(st, action, *args): a decision's answer
-SelfPower = Callable[["ImportExportState", int, int], None]  # fn(st, p, card)
+SelfPower = Callable[["ImportExportStateBase", int, int], None]  # fn(st, p, card)
 STEPS: dict[str, Step] = {}
 SELF_POWERS: dict[str, SelfPower] = {}  # key -> fn(st, p, card): powers that act on their own card
 F = TypeVar("F", bound=Step)
@@ -64,12 +62,12 @@ def step(name: str) -> Callable[[F], F]:
     return register
 
 
-def _dispatch(st: ImportExportState, action: int, name: str, *args: Any) -> None:
+def _dispatch(st: ImportExportStateBase, action: int, name: str, *args: Any) -> None:
     STEPS[name](st, action, *args)
 
 
 def _ask(
-    st: ImportExportState, key: str, player: int, options: Iterable[int], name: str, *args: Any, public: bool = True
+    st: ImportExportStateBase, key: str, player: int, options: Iterable[int], name: str, *args: Any, public: bool = True
 ) -> None:
     st.ask_power(key, player, list(options), (name, *args), public)
 
@@ -109,27 +107,27 @@ for _key in (
     resume(_key)(_dispatch)
 
 
-def _others(st: ImportExportState, p: int) -> list[int]:
+def _others(st: ImportExportStateBase, p: int) -> list[int]:
     """The other seats, clockwise from p."""
     return [(p + k) % st.n for k in range(1, st.n)]
 
 
-def _everyone(st: ImportExportState, p: int) -> list[int]:
+def _everyone(st: ImportExportStateBase, p: int) -> list[int]:
     """Every seat, p first, then clockwise."""
     return [(p + k) % st.n for k in range(st.n)]
 
 
-def _count(st: ImportExportState, cards: Iterable[int], good_type: int) -> int:
+def _count(st: ImportExportStateBase, cards: Iterable[int], good_type: int) -> int:
     ctype = st.game.ctype
     return sum(1 for c in cards if ctype[c] == good_type)
 
 
-def _goods_of(st: ImportExportState, good_type: int) -> int:
+def _goods_of(st: ImportExportStateBase, good_type: int) -> int:
     """Goods of a type in every player's goods (Ferraris' virtual goods included)."""
     return sum(st.goods_count(q, good_type) for q in range(st.n))
 
 
-def _to_goods(st: ImportExportState, p: int, card: int) -> None:
+def _to_goods(st: ImportExportStateBase, p: int, card: int) -> None:
     """A card given to p's goods; with no room it is discarded (as the FAQ says of imports)."""
     if st.goods_fit(p, card):
         st.add_good(p, card)
@@ -137,17 +135,17 @@ def _to_goods(st: ImportExportState, p: int, card: int) -> None:
         st.discard.append(card)
 
 
-def _sailing(st: ImportExportState) -> set[int]:
+def _sailing(st: ImportExportStateBase) -> set[int]:
     """Ships whose shipment has completed and that are about to sail."""
     return {t[1] for t in st.stack if t[0] == "sail"}
 
 
-def _free_ships(st: ImportExportState, p: int) -> list[int]:
+def _free_ships(st: ImportExportStateBase, p: int) -> list[int]:
     sailing = _sailing(st)
     return [s for s in st.harbor_ships(p) if s not in sailing]
 
 
-def _after_sailing(st: ImportExportState, p: int, t: tuple[Any, ...]) -> None:
+def _after_sailing(st: ImportExportStateBase, p: int, t: tuple[Any, ...]) -> None:
     """Run task ``t`` once p's completing ships have sailed: below the lowest pending sail of
     p's (a completion can nest in another), so after the rest of the completion."""
     stack = st.stack
@@ -158,7 +156,7 @@ def _after_sailing(st: ImportExportState, p: int, t: tuple[Any, ...]) -> None:
     stack.append(t)
 
 
-def _draw_into_hand(st: ImportExportState, p: int, k: int) -> list[int]:
+def _draw_into_hand(st: ImportExportStateBase, p: int, k: int) -> list[int]:
     """Draw up to k cards one by one (the drew event once, for all of them)."""
     drawn = []
     for _ in range(k):
@@ -170,7 +168,7 @@ def _draw_into_hand(st: ImportExportState, p: int, k: int) -> list[int]:
     return drawn
 
 
-def _activate(st: ImportExportState, p: int, card: int) -> None:
+def _activate(st: ImportExportStateBase, p: int, card: int) -> None:
     """Run ``card``'s immediate power for p as if its shipment had just completed."""
     key = st.game.cards[card].key
     if key in IMMEDIATE:
@@ -179,26 +177,26 @@ def _activate(st: ImportExportState, p: int, card: int) -> None:
 
 # ----- credits ---------------------------------------------------------------------------------
 @immediate("almonds")
-def almonds(st: ImportExportState, p: int) -> None:
+def almonds(st: ImportExportStateBase, p: int) -> None:
     # "you will take into account credits earned from this shipment": the payout is already in.
     st.gain(p, ALMONDS_POOR if st.credits[p] <= ALMONDS_LIMIT else ALMONDS_RICH)
 
 
 @immediate("ammunition")
-def ammunition(st: ImportExportState, p: int) -> None:
+def ammunition(st: ImportExportStateBase, p: int) -> None:
     for q in _others(st, p):
         if st.goods_count(q, ILLEGAL):
             st.transfer(q, p, 2)
 
 
 @immediate("danger_pets")
-def danger_pets(st: ImportExportState, p: int) -> None:
+def danger_pets(st: ImportExportStateBase, p: int) -> None:
     for q in _others(st, p):
         st.transfer(q, p, 2)
 
 
 @immediate("flamethrowers")
-def flamethrowers(st: ImportExportState, p: int) -> None:
+def flamethrowers(st: ImportExportStateBase, p: int) -> None:
     heads = st.rng.random() < 0.5
     for q in _others(st, p):
         if heads:
@@ -208,27 +206,27 @@ def flamethrowers(st: ImportExportState, p: int) -> None:
 
 
 @immediate("fluffy_pillows")
-def fluffy_pillows(st: ImportExportState, p: int) -> None:
+def fluffy_pillows(st: ImportExportStateBase, p: int) -> None:
     st.gain(p, 2 * len(st.shipments[p]))
 
 
 @immediate("honey")
-def honey(st: ImportExportState, p: int) -> None:
+def honey(st: ImportExportStateBase, p: int) -> None:
     st.gain(p, 2 * _goods_of(st, AGRICULTURE))
 
 
 @immediate("pens")
-def pens(st: ImportExportState, p: int) -> None:
+def pens(st: ImportExportStateBase, p: int) -> None:
     st.gain(p, 2 * _goods_of(st, CONSUMER))
 
 
 @immediate("rice")
-def rice(st: ImportExportState, p: int) -> None:
+def rice(st: ImportExportStateBase, p: int) -> None:
     st.gain(p, 2 * _count(st, st.shipments[p], AGRICULTURE))
 
 
 @immediate("delayed_game")
-def delayed_game(st: ImportExportState, p: int) -> None:
+def delayed_game(st: ImportExportStateBase, p: int) -> None:
     for q in _others(st, p):
         st.pay(q, DELAYED_GAME_FINE)
     st.double_turn[p] = 1  # t_turn / t_turn_end give p two turns when it next leads
@@ -236,18 +234,18 @@ def delayed_game(st: ImportExportState, p: int) -> None:
 
 # ----- cards -----------------------------------------------------------------------------------
 @immediate("cups")
-def cups(st: ImportExportState, p: int) -> None:
+def cups(st: ImportExportStateBase, p: int) -> None:
     st.draw(p, 5)
 
 
 @immediate("potatoes")
-def potatoes(st: ImportExportState, p: int) -> None:
+def potatoes(st: ImportExportStateBase, p: int) -> None:
     st.gain(p, 2)
     st.draw(p, 2)
 
 
 @immediate("hawaiian_salt")
-def hawaiian_salt(st: ImportExportState, p: int) -> None:
+def hawaiian_salt(st: ImportExportStateBase, p: int) -> None:
     ctype = st.game.ctype
     taken: list[int] = []
     for q in _others(st, p):
@@ -262,7 +260,7 @@ def hawaiian_salt(st: ImportExportState, p: int) -> None:
 
 
 @immediate("message_tables")
-def message_tables(st: ImportExportState, p: int) -> None:
+def message_tables(st: ImportExportStateBase, p: int) -> None:
     ctype = st.game.ctype
     seen: set[int] = set()
     drawn = 0
@@ -280,12 +278,12 @@ def message_tables(st: ImportExportState, p: int) -> None:
 
 
 @immediate("shower_heads")
-def shower_heads(st: ImportExportState, p: int) -> None:
+def shower_heads(st: ImportExportStateBase, p: int) -> None:
     _ask(st, "shower_heads", p, [A.TYPE + t for t in range(NUM_TYPES)], "shower_heads", p)
 
 
 @step("shower_heads")
-def _shower_heads(st: ImportExportState, action: int, p: int) -> None:
+def _shower_heads(st: ImportExportStateBase, action: int, p: int) -> None:
     _say_aloud(st, p, action, "Shower Heads")
     named = action - A.TYPE
     drawn = _draw_into_hand(st, p, 2)
@@ -296,18 +294,18 @@ def _shower_heads(st: ImportExportState, action: int, p: int) -> None:
 
 
 @immediate("exclusive_cards")
-def exclusive_cards(st: ImportExportState, p: int) -> None:
+def exclusive_cards(st: ImportExportStateBase, p: int) -> None:
     st.push("power", "imm_exclusive_name", p)
     st.pay(p, EXCLUSIVE_STAKE)  # as much as p has, like every payment
 
 
 @task("imm_exclusive_name")
-def _exclusive_name(st: ImportExportState, p: int) -> None:
+def _exclusive_name(st: ImportExportStateBase, p: int) -> None:
     _ask(st, "exclusive_cards", p, [A.TYPE + t for t in range(NUM_TYPES)], "exclusive_cards", p)
 
 
 @step("exclusive_cards")
-def _exclusive_cards(st: ImportExportState, action: int, p: int) -> None:
+def _exclusive_cards(st: ImportExportStateBase, action: int, p: int) -> None:
     _say_aloud(st, p, action, "Exclusive Cards")
     drawn = _draw_into_hand(st, p, 1)
     if drawn and st.game.ctype[drawn[0]] == action - A.TYPE:
@@ -317,18 +315,18 @@ def _exclusive_cards(st: ImportExportState, action: int, p: int) -> None:
 
 
 @immediate("rolls_royce")
-def rolls_royce(st: ImportExportState, p: int) -> None:
+def rolls_royce(st: ImportExportStateBase, p: int) -> None:
     _ask(st, "rolls_royce", p, [A.CARD + c for c in st.game.deck_cards], "rolls_royce", p)
 
 
-def _say_aloud(st: ImportExportState, p: int, action: int, power: str) -> None:
+def _say_aloud(st: ImportExportStateBase, p: int, action: int, power: str) -> None:
     """A name said aloud at the table (rulebook): everyone hears it, so the table keeps it
     (``said_aloud``, shown by ``render``) and the action text is public."""
     st.said_aloud = f"player {p} named {st.game.action_to_string(action).split(' ', 2)[-1]} ({power})"
 
 
 @step("rolls_royce")
-def _rolls_royce(st: ImportExportState, action: int, p: int) -> None:
+def _rolls_royce(st: ImportExportStateBase, action: int, p: int) -> None:
     _say_aloud(st, p, action, "Rolls Royce")
     named = action - A.CARD
     drawn = _draw_into_hand(st, p, 1)
@@ -341,7 +339,7 @@ def _rolls_royce(st: ImportExportState, action: int, p: int) -> None:
 
 # ----- shipments -------------------------------------------------------------------------------
 @immediate("apples")
-def apples(st: ImportExportState, p: int) -> None:
+def apples(st: ImportExportStateBase, p: int) -> None:
     ctype = st.game.ctype
     options = [A.CARD + c for c in st.hands[p] if ctype[c] == AGRICULTURE]
     # Asked even with no agriculture card (then "done" only): being asked must not reveal the hand.
@@ -349,7 +347,7 @@ def apples(st: ImportExportState, p: int) -> None:
 
 
 @step("apples")
-def _apples(st: ImportExportState, action: int, p: int) -> None:
+def _apples(st: ImportExportStateBase, action: int, p: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -359,7 +357,7 @@ def _apples(st: ImportExportState, action: int, p: int) -> None:
 
 
 @self_power("bamboo")
-def bamboo(st: ImportExportState, p: int, card: int) -> None:
+def bamboo(st: ImportExportStateBase, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
     need = st.need(p, card)
@@ -369,7 +367,7 @@ def bamboo(st: ImportExportState, p: int, card: int) -> None:
 
 
 @step("bamboo")
-def _bamboo(st: ImportExportState, action: int, p: int, card: int) -> None:
+def _bamboo(st: ImportExportStateBase, action: int, p: int, card: int) -> None:
     if action == A.DONE:
         return
     s = action - A.SHIP
@@ -378,13 +376,13 @@ def _bamboo(st: ImportExportState, action: int, p: int, card: int) -> None:
 
 
 @self_power("beer")
-def beer(st: ImportExportState, p: int, card: int) -> None:
+def beer(st: ImportExportStateBase, p: int, card: int) -> None:
     if st.owner[card] == p:
         _ask(st, "beer", p, [A.DONE, A.YES], "beer", p, card)
 
 
 @step("beer")
-def _beer(st: ImportExportState, action: int, p: int, card: int) -> None:
+def _beer(st: ImportExportStateBase, action: int, p: int, card: int) -> None:
     if action == A.YES:
         st.remove_shipment(p, card)
         st.island.append(card)
@@ -392,12 +390,12 @@ def _beer(st: ImportExportState, action: int, p: int, card: int) -> None:
 
 
 @self_power("chicken_feed")
-def chicken_feed(st: ImportExportState, p: int, card: int) -> None:
+def chicken_feed(st: ImportExportStateBase, p: int, card: int) -> None:
     _chicken_offer(st, p, card, 0)
 
 
 @task("imm_chicken_offer")
-def _chicken_offer(st: ImportExportState, p: int, card: int, i: int) -> None:
+def _chicken_offer(st: ImportExportStateBase, p: int, card: int, i: int) -> None:
     """Offer the card to the i-th other player clockwise; the first to accept buys it."""
     others = _others(st, p)
     if i >= len(others) or st.owner[card] != p:
@@ -409,7 +407,7 @@ def _chicken_offer(st: ImportExportState, p: int, card: int, i: int) -> None:
 
 
 @step("chicken_feed")
-def _chicken_feed(st: ImportExportState, action: int, p: int, q: int, card: int) -> None:
+def _chicken_feed(st: ImportExportStateBase, action: int, p: int, q: int, card: int) -> None:
     if action == A.YES:
         st.remove_shipment(p, card)
         st.add_shipment(q, card)
@@ -417,7 +415,7 @@ def _chicken_feed(st: ImportExportState, action: int, p: int, q: int, card: int)
 
 
 @self_power("small_poodles")
-def small_poodles(st: ImportExportState, p: int, card: int) -> None:
+def small_poodles(st: ImportExportStateBase, p: int, card: int) -> None:
     if st.owner[card] != p:
         return
     st.remove_shipment(p, card)
@@ -428,7 +426,7 @@ def small_poodles(st: ImportExportState, p: int, card: int) -> None:
 
 
 @immediate("stolen_research")
-def stolen_research(st: ImportExportState, p: int) -> None:
+def stolen_research(st: ImportExportStateBase, p: int) -> None:
     ctype = st.game.ctype
     options = [A.CARD + c for q in _others(st, p) for c in st.shipments[q] if ctype[c] == TECHNOLOGY]
     if options:
@@ -436,7 +434,7 @@ def stolen_research(st: ImportExportState, p: int) -> None:
 
 
 @step("stolen_research")
-def _stolen_research(st: ImportExportState, action: int, p: int) -> None:
+def _stolen_research(st: ImportExportStateBase, action: int, p: int) -> None:
     stolen = action - A.CARD
     research = st.game.ids["stolen_research"]
     victim = st.owner[stolen]
@@ -449,7 +447,7 @@ def _stolen_research(st: ImportExportState, action: int, p: int) -> None:
 
 
 @immediate("wind_turbines")
-def wind_turbines(st: ImportExportState, p: int) -> None:
+def wind_turbines(st: ImportExportStateBase, p: int) -> None:
     wt = st.game.ids["wind_turbines"]
     tier = st.game.ctier
     options = [A.CARD + c for q in range(st.n) for c in st.shipments[q] if c != wt and tier[c] <= 1]
@@ -458,11 +456,11 @@ def wind_turbines(st: ImportExportState, p: int) -> None:
 
 
 @step("wind_turbines")
-def _wind_turbines(st: ImportExportState, action: int, p: int) -> None:
+def _wind_turbines(st: ImportExportStateBase, action: int, p: int) -> None:
     copied = action - A.CARD
     wt = st.game.ids["wind_turbines"]
     # The copy belongs to the Wind Turbines card (it travels with it if the card changes hands);
-    # rules.py's has()/emit() read it for passive powers.
+    # the state's has()/emit() read it for passive powers.
     st.wind_copy = copied
     key = st.game.cards[copied].key
     if key in SELF_POWERS:
@@ -472,19 +470,19 @@ def _wind_turbines(st: ImportExportState, action: int, p: int) -> None:
 
 
 @task("imm_self_power")
-def _self_power(st: ImportExportState, key: str, p: int, card: int) -> None:
+def _self_power(st: ImportExportStateBase, key: str, p: int, card: int) -> None:
     SELF_POWERS[key](st, p, card)
 
 
 # ----- goods -----------------------------------------------------------------------------------
 @immediate("soy_sauce")
-def soy_sauce(st: ImportExportState, p: int) -> None:
+def soy_sauce(st: ImportExportStateBase, p: int) -> None:
     if any(st.game.caction[c] == CONTRACT for c in st.imports[p]):
         _ask(st, "soy_sauce", p, [A.DONE, A.YES], "soy_sauce", p)
 
 
 @step("soy_sauce")
-def _soy_sauce(st: ImportExportState, action: int, p: int) -> None:
+def _soy_sauce(st: ImportExportStateBase, action: int, p: int) -> None:
     if action != A.YES:
         return
     contracts = [c for c in st.imports[p] if st.game.caction[c] == CONTRACT]
@@ -493,41 +491,41 @@ def _soy_sauce(st: ImportExportState, action: int, p: int) -> None:
 
 
 @task("imm_soy_move")
-def _soy_move(st: ImportExportState, p: int, card: int) -> None:
+def _soy_move(st: ImportExportStateBase, p: int, card: int) -> None:
     st.imports[p].remove(card)
     st.gain(p, 2)
     _to_goods(st, p, card)
 
 
 @immediate("dino_bones")
-def dino_bones(st: ImportExportState, p: int) -> None:
+def dino_bones(st: ImportExportStateBase, p: int) -> None:
     st.push("power", "imm_dino_take", p, 2)
     for q in reversed(_everyone(st, p)):
         st.push("power", "imm_dino_give", q)
 
 
 @task("imm_dino_give")
-def _dino_give(st: ImportExportState, q: int) -> None:
+def _dino_give(st: ImportExportStateBase, q: int) -> None:
     if st.goods[q]:
         _ask(st, "dino_bones", q, [A.CARD + c for c in st.goods[q]], "dino_give", q)
 
 
 @step("dino_give")
-def _dino_given(st: ImportExportState, action: int, q: int) -> None:
+def _dino_given(st: ImportExportStateBase, action: int, q: int) -> None:
     card = action - A.CARD
     st.goods[q].remove(card)
     st.island.append(card)
 
 
 @task("imm_dino_take")
-def _dino_take(st: ImportExportState, p: int, left: int) -> None:
+def _dino_take(st: ImportExportStateBase, p: int, left: int) -> None:
     options = [A.CARD + c for c in st.island if st.goods_fit(p, c)] if left > 0 else []
     if options:
         _ask(st, "dino_bones", p, options, "dino_take", p, left)
 
 
 @step("dino_take")
-def _dino_taken(st: ImportExportState, action: int, p: int, left: int) -> None:
+def _dino_taken(st: ImportExportStateBase, action: int, p: int, left: int) -> None:
     card = action - A.CARD
     st.island.remove(card)
     st.push("power", "imm_dino_take", p, left - 1)
@@ -539,13 +537,13 @@ RG_CREDITS, RG_SHIPMENT, RG_GOODS = range(3)
 
 
 @immediate("railguns")
-def railguns(st: ImportExportState, p: int) -> None:
+def railguns(st: ImportExportStateBase, p: int) -> None:
     for q in reversed(_others(st, p)):
         st.push("power", "imm_railguns_pay", p, q)
 
 
 @task("imm_railguns_pay")
-def _railguns_pay(st: ImportExportState, p: int, q: int) -> None:
+def _railguns_pay(st: ImportExportStateBase, p: int, q: int) -> None:
     options = []
     if st.credits[q] >= RAILGUNS_CREDITS:
         options.append(A.OPTION + RG_CREDITS)
@@ -558,7 +556,7 @@ def _railguns_pay(st: ImportExportState, p: int, q: int) -> None:
 
 
 @step("railguns")
-def _railguns(st: ImportExportState, action: int, p: int, q: int) -> None:
+def _railguns(st: ImportExportStateBase, action: int, p: int, q: int) -> None:
     choice = action - A.OPTION
     if choice == RG_CREDITS:
         st.transfer(q, p, RAILGUNS_CREDITS)
@@ -569,20 +567,20 @@ def _railguns(st: ImportExportState, action: int, p: int, q: int) -> None:
 
 
 @step("railguns_shipment")
-def _railguns_shipment(st: ImportExportState, action: int, p: int, q: int) -> None:
+def _railguns_shipment(st: ImportExportStateBase, action: int, p: int, q: int) -> None:
     card = action - A.CARD
     st.remove_shipment(q, card)
     st.add_shipment(p, card)
 
 
 @task("imm_railguns_good")
-def _railguns_good(st: ImportExportState, p: int, q: int, left: int) -> None:
+def _railguns_good(st: ImportExportStateBase, p: int, q: int, left: int) -> None:
     if left > 0 and st.goods[q]:
         _ask(st, "railguns", q, [A.CARD + c for c in st.goods[q]], "railguns_good", p, q, left)
 
 
 @step("railguns_good")
-def _railguns_given(st: ImportExportState, action: int, p: int, q: int, left: int) -> None:
+def _railguns_given(st: ImportExportStateBase, action: int, p: int, q: int, left: int) -> None:
     card = action - A.CARD
     st.goods[q].remove(card)
     st.push("power", "imm_railguns_good", p, q, left - 1)
@@ -590,7 +588,7 @@ def _railguns_given(st: ImportExportState, action: int, p: int, q: int, left: in
 
 
 @immediate("dyson_vacuums")
-def dyson_vacuums(st: ImportExportState, p: int) -> None:
+def dyson_vacuums(st: ImportExportStateBase, p: int) -> None:
     for q in reversed(_others(st, p)):
         st.push("power", "imm_dyson", p, q)
 
@@ -599,13 +597,13 @@ DYSON_HAND = 0
 
 
 @task("imm_dyson")
-def _dyson(st: ImportExportState, p: int, q: int) -> None:
+def _dyson(st: ImportExportStateBase, p: int, q: int) -> None:
     luxury = [A.CARD + c for c in st.goods[q] if st.game.ctype[c] == LUXURY]
     _ask(st, "dyson_vacuums", q, [A.OPTION + DYSON_HAND] + luxury, "dyson_vacuums", p, q)
 
 
 @step("dyson_vacuums")
-def _dyson_given(st: ImportExportState, action: int, p: int, q: int) -> None:
+def _dyson_given(st: ImportExportStateBase, action: int, p: int, q: int) -> None:
     if action == A.OPTION + DYSON_HAND:
         st.hand_given(q, p)
         return
@@ -616,12 +614,12 @@ def _dyson_given(st: ImportExportState, action: int, p: int, q: int) -> None:
 
 # ----- containers from other ships -----------------------------------------------------------
 @immediate("printed_money")
-def printed_money(st: ImportExportState, p: int) -> None:
+def printed_money(st: ImportExportStateBase, p: int) -> None:
     _printed_money_next(st, p, 0)
 
 
 @task("imm_printed_money")
-def _printed_money_next(st: ImportExportState, p: int, i: int) -> None:
+def _printed_money_next(st: ImportExportStateBase, p: int, i: int) -> None:
     """Take a container from a ship of the i-th opponent clockwise."""
     others = _others(st, p)
     if i >= len(others):
@@ -634,7 +632,7 @@ def _printed_money_next(st: ImportExportState, p: int, i: int) -> None:
 
 
 @step("printed_money_take")
-def _printed_money_take(st: ImportExportState, action: int, p: int) -> None:
+def _printed_money_take(st: ImportExportStateBase, action: int, p: int) -> None:
     card = action - A.CARD
     s = st.take_container(card)
     st.pending = card
@@ -644,13 +642,13 @@ def _printed_money_take(st: ImportExportState, action: int, p: int) -> None:
 
 
 @task("imm_printed_money_place")
-def _printed_money_place(st: ImportExportState, p: int, card: int) -> None:
+def _printed_money_place(st: ImportExportStateBase, p: int, card: int) -> None:
     ships = [A.SHIP + s for s in _free_ships(st, p) if st.fits(s, card)]
     _ask(st, "printed_money", p, ships + [A.ZONE + A.HAND], "printed_money_place", p, card)
 
 
 @step("printed_money_place")
-def _printed_money_placed(st: ImportExportState, action: int, p: int, card: int) -> None:
+def _printed_money_placed(st: ImportExportStateBase, action: int, p: int, card: int) -> None:
     st.pending = -1
     if action == A.ZONE + A.HAND:
         st.hands[p].append(card)
@@ -660,21 +658,21 @@ def _printed_money_placed(st: ImportExportState, action: int, p: int, card: int)
 
 
 @immediate("pocky")
-def pocky(st: ImportExportState, p: int) -> None:
+def pocky(st: ImportExportStateBase, p: int) -> None:
     st.push("power", "imm_pocky_import", p)
     st.gain(p, 2)
     st.draw(p, 2)
 
 
 @task("imm_pocky_import")
-def _pocky_import(st: ImportExportState, p: int) -> None:
+def _pocky_import(st: ImportExportStateBase, p: int) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, "pocky", p, ships, "pocky", p)
 
 
 @step("pocky")
-def _pocky(st: ImportExportState, action: int, p: int) -> None:
+def _pocky(st: ImportExportStateBase, action: int, p: int) -> None:
     s = action - A.SHIP
     owner = s // 2
     if owner != p:  # unlike Paper and Stretch Goals, Pocky does not waive the fee
@@ -684,18 +682,18 @@ def _pocky(st: ImportExportState, action: int, p: int) -> None:
 
 # ----- actions by yourself -------------------------------------------------------------------
 @immediate("glasses")
-def glasses(st: ImportExportState, p: int) -> None:
+def glasses(st: ImportExportStateBase, p: int) -> None:
     _ask_solo_import(st, "glasses", p, fee=True)
 
 
-def _ask_solo_import(st: ImportExportState, key: str, p: int, fee: bool) -> None:
+def _ask_solo_import(st: ImportExportStateBase, key: str, p: int, fee: bool) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, key, p, ships, "solo_import", p, int(fee))
 
 
 @step("solo_import")
-def _solo_import(st: ImportExportState, action: int, p: int, fee: int) -> None:
+def _solo_import(st: ImportExportStateBase, action: int, p: int, fee: int) -> None:
     s = action - A.SHIP
     if fee:
         st.won_import(p, s, 0)  # a one-bidder import round: free, the owner is paid (R5.9)
@@ -703,7 +701,7 @@ def _solo_import(st: ImportExportState, action: int, p: int, fee: int) -> None:
         st.push("import_pick", p, s, min(import_take(st, p), len(st.cargo[s])), 0)
 
 
-def _solo_action(st: ImportExportState, key: str, p: int, action_type: int, fee: bool) -> None:
+def _solo_action(st: ImportExportStateBase, key: str, p: int, action_type: int, fee: bool) -> None:
     """One action of ``action_type`` for p alone: no followers, no imports, no tier skipping."""
     if action_type == IMPORT:
         _ask_solo_import(st, key, p, fee)
@@ -714,7 +712,7 @@ def _solo_action(st: ImportExportState, key: str, p: int, action_type: int, fee:
     st.push("act", p)
 
 
-def _save_turn(st: ImportExportState, p: int) -> None:
+def _save_turn(st: ImportExportStateBase, p: int) -> None:
     """Put the turn's declared action, p's action and actions left and p's sale back when the
     power ends; the power's own actions allow one sale among them."""
     st.push("power", "imm_restore_turn", p, st.declared, st.act_as[p], st.actions_left[p], int(st.sold[p]))
@@ -722,7 +720,7 @@ def _save_turn(st: ImportExportState, p: int) -> None:
 
 
 @task("imm_restore_turn")
-def _restore_turn(st: ImportExportState, p: int, declared: int, act_as: int, left: int, sold: int) -> None:
+def _restore_turn(st: ImportExportStateBase, p: int, declared: int, act_as: int, left: int, sold: int) -> None:
     st.declared = declared
     st.act_as[p] = act_as
     st.actions_left[p] = left
@@ -730,35 +728,35 @@ def _restore_turn(st: ImportExportState, p: int, declared: int, act_as: int, lef
 
 
 @immediate("platinum_rings")
-def platinum_rings(st: ImportExportState, p: int) -> None:
+def platinum_rings(st: ImportExportStateBase, p: int) -> None:
     # Its actions come after the ship has sailed, so none of them can use the departing ship.
     _after_sailing(st, p, ("power", "imm_platinum_start", p))
 
 
 @task("imm_platinum_start")
-def _platinum_start(st: ImportExportState, p: int) -> None:
+def _platinum_start(st: ImportExportStateBase, p: int) -> None:
     _save_turn(st, p)
     st.push("power", "imm_platinum_next", p)
     st.draw(p, max(0, PLATINUM_HAND - len(st.hands[p])))
 
 
 @task("imm_platinum_next")
-def _platinum_next(st: ImportExportState, p: int) -> None:
+def _platinum_next(st: ImportExportStateBase, p: int) -> None:
     _ask(st, "platinum_rings", p, [A.DONE] + [A.CARD + c for c in st.hands[p]], "platinum_rings", p, public=False)
 
 
 @hand_reask("apples")
-def _apples_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _apples_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     apples(st, args[1])  # ("apples", p)
 
 
 @hand_reask("platinum_rings")
-def _platinum_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _platinum_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     _platinum_next(st, args[1])  # ("platinum_rings", p)
 
 
 @step("platinum_rings")
-def _platinum_rings(st: ImportExportState, action: int, p: int) -> None:
+def _platinum_rings(st: ImportExportStateBase, action: int, p: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -769,12 +767,12 @@ def _platinum_rings(st: ImportExportState, action: int, p: int) -> None:
 
 
 @immediate("stretch_goals")
-def stretch_goals(st: ImportExportState, p: int) -> None:
+def stretch_goals(st: ImportExportStateBase, p: int) -> None:
     _after_sailing(st, p, ("power", "imm_stretch_start", p))
 
 
 @task("imm_stretch_start")
-def _stretch_start(st: ImportExportState, p: int) -> None:
+def _stretch_start(st: ImportExportStateBase, p: int) -> None:
     everyone = _everyone(st, p)
     _save_turn(st, p)
     st.push("power", "imm_stretch_action", p, STRETCH_FREE_ACTIONS)
@@ -787,19 +785,19 @@ def _stretch_start(st: ImportExportState, p: int) -> None:
 
 
 @task("imm_stretch_import")
-def _stretch_import(st: ImportExportState, q: int) -> None:
+def _stretch_import(st: ImportExportStateBase, q: int) -> None:
     ships = [A.SHIP + s for s in st.sea_ships()]
     if ships:
         _ask(st, "stretch_goals", q, ships, "stretch_import", q)
 
 
 @step("stretch_import")
-def _stretch_imported(st: ImportExportState, action: int, q: int) -> None:
+def _stretch_imported(st: ImportExportStateBase, action: int, q: int) -> None:
     st.push("import_pick", q, action - A.SHIP, 1, 0)  # no fee to the owner (the card says so)
 
 
 @task("imm_stretch_action")
-def _stretch_action(st: ImportExportState, p: int, left: int) -> None:
+def _stretch_action(st: ImportExportStateBase, p: int, left: int) -> None:
     if left <= 0:
         return
     st.push("power", "imm_stretch_action", p, left - 1)
@@ -807,5 +805,5 @@ def _stretch_action(st: ImportExportState, p: int, left: int) -> None:
 
 
 @step("stretch_action")
-def _stretch_named(st: ImportExportState, action: int, p: int) -> None:
+def _stretch_named(st: ImportExportStateBase, action: int, p: int) -> None:
     _solo_action(st, "stretch_goals", p, action - A.ACTION, fee=False)

@@ -1,9 +1,9 @@
-"""Powers that change a basic rule, offered where the rule lives in ``rules.py``.
+"""Powers that change a basic rule, offered where the rule lives (``state.py``, ``steps.py``).
 
 The matching powers (wild containers, rainbow contracts, Prefab Homes, Robot Cats, Tortillas),
 capacities (Tablets, Board Games, Scotch Whisky), Ferraris' virtual goods, Foxes' ties and the
-end condition (MIRI Machines, Can Openers) are part of ``ImportExportState`` itself. This module
-holds the rest: the options a power adds to an existing decision, the "any time" powers, and
+end condition (MIRI Machines, Can Openers) are part of the state itself (``state.py``). This
+module holds the rest: the options a power adds to an existing decision, the "any time" powers, and
 the outright wins.
 
 Options a power adds to a decision of its holder (``A.OPTION + i``):
@@ -34,14 +34,12 @@ use can be declined once chosen, so offering them again never loops.
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import actions as A
+from ..hooks import hand_reask, hidden_choice, resume, task, win_check
+from ..state import ImportExportStateBase
 from ..vocab import AGRICULTURE, CONTRACT, ILLEGAL, LOAD, LUXURY, NUM_TYPES, P_PIRATE_TAKE, P_POWER, PIRATE, TECHNOLOGY
-from .registry import hand_reask, hidden_choice, resume, task, win_check
-
-if TYPE_CHECKING:
-    from ..rules import ImportExportState
 
 OPT_BATTERIES, OPT_CELL_PHONES, OPT_SMART_CARS = A.OPTION, A.OPTION + 1, A.OPTION + 2
 OPT_JASMINE_TEA = A.OPTION
@@ -51,17 +49,17 @@ OPT_LUTEFISK = A.OPTION + 3
 ANYTIME = ("iceland_water", "telescopes", "segways", "oysters", "led_lights", "rope")
 
 
-def _ids(st: ImportExportState, key: str) -> int:
+def _ids(st: ImportExportStateBase, key: str) -> int:
     return st.game.ids[key]
 
 
-def _types(st: ImportExportState, cards: Iterable[int], t: int) -> list[int]:
+def _types(st: ImportExportStateBase, cards: Iterable[int], t: int) -> list[int]:
     ctype = st.game.ctype
     return [c for c in cards if ctype[c] == t]
 
 
 # ----- following and carrying out actions -----------------------------------------------------
-def follow_cards(st: ImportExportState, p: int) -> list[int]:
+def follow_cards(st: ImportExportStateBase, p: int) -> list[int]:
     """Hand cards p may follow with: the declared action's; with 3D Printers any card; with Rice
     Cookers Load and Contract interchangeably; with Neural Units a Load card."""
     hand = st.hands[p]
@@ -77,7 +75,7 @@ def follow_cards(st: ImportExportState, p: int) -> list[int]:
     return [c for c in hand if caction[c] in ok]
 
 
-def neural_follow(st: ImportExportState, p: int, card: int) -> bool:
+def neural_follow(st: ImportExportStateBase, p: int, card: int) -> bool:
     """Whether following with ``card`` is Neural Units' "follow any led action with a load
     action" (the follower then takes one Load action and not the declared action)."""
     a = st.declared
@@ -86,7 +84,7 @@ def neural_follow(st: ImportExportState, p: int, card: int) -> bool:
     return not (a == CONTRACT and st.has(p, "rice_cookers"))
 
 
-def action_kinds(st: ImportExportState, p: int) -> set[int]:
+def action_kinds(st: ImportExportStateBase, p: int) -> set[int]:
     """Action types whose imports count for p this turn (Rice Cookers: Load and Contract)."""
     a = st.declared
     if a in (LOAD, CONTRACT) and st.has(p, "rice_cookers"):
@@ -94,7 +92,7 @@ def action_kinds(st: ImportExportState, p: int) -> set[int]:
     return {a}
 
 
-def virtual_imports(st: ImportExportState, p: int, kinds: Container[int]) -> int:
+def virtual_imports(st: ImportExportStateBase, p: int, kinds: Container[int]) -> int:
     """Refrigerators: every 2 technology goods are a Load import. Cannons: other players' Pirate
     imports count as p's."""
     k = 0
@@ -106,17 +104,17 @@ def virtual_imports(st: ImportExportState, p: int, kinds: Container[int]) -> int
     return k
 
 
-def load_extras(st: ImportExportState, p: int) -> int:
+def load_extras(st: ImportExportStateBase, p: int) -> int:
     """Playstations: one extra Load per 2 technology goods, in a turn p carries out Load."""
     return st.goods_count(p, TECHNOLOGY) // 2 if st.has(p, "playstations") else 0
 
 
-def ask_rice_cookers(st: ImportExportState, p: int, step: str) -> None:
+def ask_rice_cookers(st: ImportExportStateBase, p: int, step: str) -> None:
     st.ask_power("rice_cookers", p, [A.ACTION + CONTRACT, A.ACTION + LOAD], (step, p), True)
 
 
 @resume("rice_cookers")
-def _rice_cookers(st: ImportExportState, action: int, step: str, p: int) -> None:
+def _rice_cookers(st: ImportExportStateBase, action: int, step: str, p: int) -> None:
     a = action - A.ACTION
     if step == "declare":
         st.declare(a)
@@ -128,7 +126,7 @@ def _rice_cookers(st: ImportExportState, action: int, step: str, p: int) -> None
 
 
 # ----- load ------------------------------------------------------------------------------------
-def has_partner(st: ImportExportState, p: int, card: int) -> bool:
+def has_partner(st: ImportExportStateBase, p: int, card: int) -> bool:
     """Robot Cats: another card of ``card``'s type in p's hand."""
     if st.owner[st.game.robot_cats] != p:
         return False
@@ -137,17 +135,17 @@ def has_partner(st: ImportExportState, p: int, card: int) -> bool:
     return any(ctype[c] == t and c != card for c in st.hands[p])
 
 
-def pairable(st: ImportExportState, p: int, card: int, ships: Iterable[int]) -> bool:
+def pairable(st: ImportExportStateBase, p: int, card: int, ships: Iterable[int]) -> bool:
     return has_partner(st, p, card) and any(st.pair_fits(s, card) for s in ships)
 
 
-def ask_robot_partner(st: ImportExportState, p: int, s: int, card: int) -> None:
+def ask_robot_partner(st: ImportExportStateBase, p: int, s: int, card: int) -> None:
     partners = _types(st, st.hands[p], st.game.ctype[card])
     st.ask_power("robot_cats", p, [A.CARD + c for c in partners], (p, s, card))
 
 
 @resume("robot_cats")
-def _robot_cats(st: ImportExportState, action: int, p: int, s: int, card: int) -> None:
+def _robot_cats(st: ImportExportStateBase, action: int, p: int, s: int, card: int) -> None:
     """Both containers go on with one Load action and count as one technology container."""
     other = action - A.CARD
     st.hands[p].remove(other)
@@ -158,7 +156,7 @@ def _robot_cats(st: ImportExportState, action: int, p: int, s: int, card: int) -
     st.check_complete(s)
 
 
-def load_power_options(st: ImportExportState, p: int) -> list[int]:
+def load_power_options(st: ImportExportStateBase, p: int) -> list[int]:
     options = []
     if st.has(p, "batteries") and "batteries" not in st.once and st.credits[p] >= 2:
         options.append(OPT_BATTERIES)
@@ -169,14 +167,14 @@ def load_power_options(st: ImportExportState, p: int) -> list[int]:
     return options
 
 
-def _use_batteries(st: ImportExportState, p: int) -> None:
+def _use_batteries(st: ImportExportStateBase, p: int) -> None:
     st.once.append("batteries")
     st.pay(p, 2)
     st.actions_left[p] += 1
     st.push("act", p)
 
 
-def _use_cell_phones(st: ImportExportState, p: int) -> None:
+def _use_cell_phones(st: ImportExportStateBase, p: int) -> None:
     """The drawn card is loaded if it fits one of p's shipments, else it stays in the hand."""
     st.actions_left[p] -= 1
     st.push("act", p)
@@ -191,7 +189,7 @@ def _use_cell_phones(st: ImportExportState, p: int) -> None:
     st.emit("drew", p, 1)
 
 
-def _use_smart_cars(st: ImportExportState, p: int) -> None:
+def _use_smart_cars(st: ImportExportStateBase, p: int) -> None:
     st.once.append("smart_cars")
     st.actions_left[p] -= 1
     st.push("act", p)
@@ -199,11 +197,11 @@ def _use_smart_cars(st: ImportExportState, p: int) -> None:
 
 
 @resume("smart_cars")
-def _smart_cars(st: ImportExportState, action: int, p: int) -> None:
+def _smart_cars(st: ImportExportStateBase, action: int, p: int) -> None:
     _to_island(st, p, action - A.CARD, 2)
 
 
-def _to_island(st: ImportExportState, p: int, card: int, price: int) -> None:
+def _to_island(st: ImportExportStateBase, p: int, card: int, price: int) -> None:
     st.hands[p].remove(card)
     st.island.append(card)
     st.gain(p, price)
@@ -213,20 +211,20 @@ LOAD_OPTIONS = {OPT_BATTERIES: _use_batteries, OPT_CELL_PHONES: _use_cell_phones
 
 
 # ----- contract --------------------------------------------------------------------------------
-def contract_power_options(st: ImportExportState, p: int) -> list[int]:
+def contract_power_options(st: ImportExportStateBase, p: int) -> list[int]:
     if st.has(p, "jasmine_tea") and "jasmine_tea" not in st.once and st.hands[p]:
         return [OPT_JASMINE_TEA]
     return []
 
 
-def _use_jasmine_tea(st: ImportExportState, p: int) -> None:
+def _use_jasmine_tea(st: ImportExportStateBase, p: int) -> None:
     st.once.append("jasmine_tea")
     st.push("act", p)
     st.ask_power("jasmine_tea", p, [A.CARD + c for c in st.hands[p]], (p,))
 
 
 @resume("jasmine_tea")
-def _jasmine_tea(st: ImportExportState, action: int, p: int) -> None:
+def _jasmine_tea(st: ImportExportStateBase, action: int, p: int) -> None:
     _to_island(st, p, action - A.CARD, 2)
 
 
@@ -234,7 +232,7 @@ CONTRACT_OPTIONS = {OPT_JASMINE_TEA: _use_jasmine_tea}
 
 
 @task("paprika")
-def _paprika_offer(st: ImportExportState, p: int) -> None:
+def _paprika_offer(st: ImportExportStateBase, p: int) -> None:
     """ "When contracting a new shipment, you can also load 1 container if able for free": asked
     whenever p has a card and a shipment with an open slot (the hand stays hidden)."""
     ships = [s for s in st.harbor_ships(p) if st.contracts[s] and st.matched(s) < st.needed(s)]
@@ -245,7 +243,7 @@ def _paprika_offer(st: ImportExportState, p: int) -> None:
 
 
 @resume("paprika")
-def _paprika(st: ImportExportState, action: int, p: int) -> None:
+def _paprika(st: ImportExportStateBase, action: int, p: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -255,7 +253,7 @@ def _paprika(st: ImportExportState, action: int, p: int) -> None:
 
 
 @task("flour")
-def _flour_offer(st: ImportExportState, p: int, s: int, left: int) -> None:
+def _flour_offer(st: ImportExportStateBase, p: int, s: int, left: int) -> None:
     """Flour, contracted with a Contract action, may load 4 containers from the hand at once; the
     offer is made only when 4 hand cards together fill 4 open slots of its ship."""
     flour = _ids(st, "flour")
@@ -273,7 +271,7 @@ def _flour_offer(st: ImportExportState, p: int, s: int, left: int) -> None:
 
 
 @resume("flour")
-def _flour(st: ImportExportState, action: int, p: int, s: int, left: int) -> None:
+def _flour(st: ImportExportStateBase, action: int, p: int, s: int, left: int) -> None:
     if action == A.DONE:
         return
     card = action - A.CARD
@@ -284,7 +282,7 @@ def _flour(st: ImportExportState, action: int, p: int, s: int, left: int) -> Non
 
 
 # ----- pirate ----------------------------------------------------------------------------------
-def pirate_power_options(st: ImportExportState, p: int) -> list[int]:
+def pirate_power_options(st: ImportExportStateBase, p: int) -> list[int]:
     options = []
     if st.has(p, "drugs") and "drugs" not in st.once and st.sea_ships():
         options.append(OPT_DRUGS)
@@ -297,14 +295,14 @@ def pirate_power_options(st: ImportExportState, p: int) -> list[int]:
     return options
 
 
-def _use_drugs(st: ImportExportState, p: int) -> None:
+def _use_drugs(st: ImportExportStateBase, p: int) -> None:
     """The extra container costs no action; it must come from a ship at sea."""
     st.once.append("drugs")
     options = [A.CARD + c for s in st.sea_ships() for c in st.cargo[s]]
     st._ask(P_PIRATE_TAKE, p, sorted(options), (p, 1), True)
 
 
-def _use_deck(st: ImportExportState, p: int) -> None:
+def _use_deck(st: ImportExportStateBase, p: int) -> None:
     st.actions_left[p] -= 1
     st.push("act", p)
     card = st.draw_card(p)
@@ -312,7 +310,7 @@ def _use_deck(st: ImportExportState, p: int) -> None:
         st.pirated(p, card, -1)
 
 
-def _use_hand(st: ImportExportState, p: int) -> None:
+def _use_hand(st: ImportExportStateBase, p: int) -> None:
     st.actions_left[p] -= 1
     st.push("act", p)
     seats = [A.SEAT + (q - p) % st.n for q in range(st.n) if q != p and st.hands[q]]
@@ -320,7 +318,7 @@ def _use_hand(st: ImportExportState, p: int) -> None:
 
 
 @resume("mini_van")
-def _mini_van(st: ImportExportState, action: int, p: int) -> None:
+def _mini_van(st: ImportExportStateBase, action: int, p: int) -> None:
     q = (p + action - A.SEAT) % st.n
     hand = st.hands[q]
     card = hand.pop(st.rng.randrange(len(hand)))
@@ -330,26 +328,26 @@ def _mini_van(st: ImportExportState, action: int, p: int) -> None:
 PIRATE_OPTIONS = {OPT_DRUGS: _use_drugs, OPT_DECK: _use_deck, OPT_HAND: _use_hand}
 
 
-def pirate_place_options(st: ImportExportState, p: int, card: int) -> list[int]:
+def pirate_place_options(st: ImportExportStateBase, p: int, card: int) -> list[int]:
     if st.has(p, "stem_cells") and st.credits[p] >= 2 and st.goods_fit(p, card):
         return [A.ZONE + A.GOODS]
     return []
 
 
-def stem_cells(st: ImportExportState, p: int, card: int) -> None:
+def stem_cells(st: ImportExportStateBase, p: int, card: int) -> None:
     st.pay(p, 2)
     st.add_good(p, card)
 
 
 # ----- import ----------------------------------------------------------------------------------
-def import_source_options(st: ImportExportState) -> list[int]:
+def import_source_options(st: ImportExportStateBase) -> list[int]:
     """Dark Flight Games: its holder, leading, may pick the supply island to import from."""
     if st.island and st.has(st.leader, "dark_flight_games"):
         return [OPT_ISLAND]
     return []
 
 
-def pay_for_island(st: ImportExportState, p: int, price: int) -> None:
+def pay_for_island(st: ImportExportStateBase, p: int, price: int) -> None:
     """ "keep the highest bid even if it is your own": the bid goes to the holder, not the bank,
     and no ship owner is paid."""
     holder = st.holder("dark_flight_games")
@@ -357,16 +355,16 @@ def pay_for_island(st: ImportExportState, p: int, price: int) -> None:
         st.transfer(p, holder, price)
 
 
-def owner_fee(st: ImportExportState, owner: int) -> int:
+def owner_fee(st: ImportExportStateBase, owner: int) -> int:
     return 4 if st.has(owner, "pants") else st.game.owner_fee
 
 
-def import_take(st: ImportExportState, p: int) -> int:
+def import_take(st: ImportExportStateBase, p: int) -> int:
     return 3 if st.has(p, "shampoo") else 2
 
 
 # ----- "any time" powers -------------------------------------------------------------------------
-def anytime_options(st: ImportExportState, p: int) -> list[int]:
+def anytime_options(st: ImportExportStateBase, p: int) -> list[int]:
     ids = st.game.ids
     options = [A.CARD + ids[key] for key in ANYTIME if _holds_anytime(st, p, ids[key]) and _AVAILABLE[key](st, p)]
     if _lutefisk_ok(st, p):
@@ -374,7 +372,7 @@ def anytime_options(st: ImportExportState, p: int) -> list[int]:
     return options
 
 
-def is_anytime(st: ImportExportState, p: int, action: int) -> bool:
+def is_anytime(st: ImportExportStateBase, p: int, action: int) -> bool:
     if action == OPT_LUTEFISK:
         return True
     if not A.CARD <= action < A.ACTION:
@@ -383,12 +381,12 @@ def is_anytime(st: ImportExportState, p: int, action: int) -> bool:
     return st.game.cards[card].key in _START and _holds_anytime(st, p, card)
 
 
-def _holds_anytime(st: ImportExportState, p: int, card: int) -> bool:
+def _holds_anytime(st: ImportExportStateBase, p: int, card: int) -> bool:
     """p's own card, or a Wind Turbines copy of it (not of Segways, which moves its own card)."""
     return st.owner[card] == p or (st.holds(p, card) and st.game.cards[card].key != "segways")
 
 
-def use_anytime(st: ImportExportState, p: int, action: int) -> None:
+def use_anytime(st: ImportExportStateBase, p: int, action: int) -> None:
     if action == OPT_LUTEFISK:
         card = _ids(st, "lutefisk")
         st.hands[p].remove(card)
@@ -398,7 +396,7 @@ def use_anytime(st: ImportExportState, p: int, action: int) -> None:
     _START[st.game.cards[action - A.CARD].key](st, p)
 
 
-def _contractable(st: ImportExportState, p: int, card: int) -> bool:
+def _contractable(st: ImportExportStateBase, p: int, card: int) -> bool:
     """Tier met and a ship in harbor with room (a contract without an action)."""
     if st.deficit(p, card):
         return False
@@ -406,27 +404,27 @@ def _contractable(st: ImportExportState, p: int, card: int) -> bool:
     return any(st.room(s) >= need for s in st.harbor_ships(p))
 
 
-def _lutefisk_ok(st: ImportExportState, p: int) -> bool:
+def _lutefisk_ok(st: ImportExportStateBase, p: int) -> bool:
     card = _ids(st, "lutefisk")
     return card in st.hands[p] and _contractable(st, p, card)
 
 
 @resume("lutefisk")
-def _lutefisk(st: ImportExportState, action: int, p: int, card: int) -> None:
+def _lutefisk(st: ImportExportStateBase, action: int, p: int, card: int) -> None:
     st.pending = -1
     st.contract(p, action - A.SHIP, card)
 
 
-def _oysters_cards(st: ImportExportState, p: int) -> list[int]:
+def _oysters_cards(st: ImportExportStateBase, p: int) -> list[int]:
     return [c for c in _types(st, st.hands[p], LUXURY) if _contractable(st, p, c)]
 
 
-def _oysters_start(st: ImportExportState, p: int) -> None:
+def _oysters_start(st: ImportExportStateBase, p: int) -> None:
     st.ask_power("oysters", p, [A.CARD + c for c in _oysters_cards(st, p)], (p,))
 
 
 @resume("oysters")
-def _oysters(st: ImportExportState, action: int, p: int, card: int = -1) -> None:
+def _oysters(st: ImportExportStateBase, action: int, p: int, card: int = -1) -> None:
     if card < 0:
         card = action - A.CARD
         st.hands[p].remove(card)
@@ -437,21 +435,21 @@ def _oysters(st: ImportExportState, action: int, p: int, card: int = -1) -> None
     st.contract(p, action - A.SHIP, card)
 
 
-def _iceland_water_start(st: ImportExportState, p: int) -> None:
+def _iceland_water_start(st: ImportExportStateBase, p: int) -> None:
     st.ask_power("iceland_water", p, [A.CARD + c for c in _types(st, st.hands[p], AGRICULTURE)], (p,))
 
 
 @resume("iceland_water")
-def _iceland_water(st: ImportExportState, action: int, p: int) -> None:
+def _iceland_water(st: ImportExportStateBase, action: int, p: int) -> None:
     _to_island(st, p, action - A.CARD, 2)
 
 
-def _telescopes_start(st: ImportExportState, p: int) -> None:
+def _telescopes_start(st: ImportExportStateBase, p: int) -> None:
     st.ask_power("telescopes", p, [A.CARD + c for c in _types(st, st.goods[p], TECHNOLOGY)], (p,), True)
 
 
 @resume("telescopes")
-def _telescopes(st: ImportExportState, action: int, p: int) -> None:
+def _telescopes(st: ImportExportStateBase, action: int, p: int) -> None:
     """A technology good is traded to the discard pile for 4 credits."""
     card = action - A.CARD
     st.goods[p].remove(card)
@@ -459,7 +457,7 @@ def _telescopes(st: ImportExportState, action: int, p: int) -> None:
     st.gain(p, 4)
 
 
-def _segways_targets(st: ImportExportState, p: int) -> list[int]:
+def _segways_targets(st: ImportExportStateBase, p: int) -> list[int]:
     """Where Segways may go: imports or goods (limits counted without Segways among the
     shipments), or a ship in harbor it fits as a technology container."""
     seg = _ids(st, "segways")
@@ -477,12 +475,12 @@ def _segways_targets(st: ImportExportState, p: int) -> list[int]:
     return out + [A.SHIP + s for s in st.harbor_ships(p) if st.fits(s, seg)]
 
 
-def _segways_start(st: ImportExportState, p: int) -> None:
+def _segways_start(st: ImportExportStateBase, p: int) -> None:
     st.ask_power("segways", p, _segways_targets(st, p), (p,), True)
 
 
 @resume("segways")
-def _segways(st: ImportExportState, action: int, p: int) -> None:
+def _segways(st: ImportExportStateBase, action: int, p: int) -> None:
     seg = _ids(st, "segways")
     st.remove_shipment(p, seg)
     if action == A.ZONE + A.IMPORTS:
@@ -493,12 +491,12 @@ def _segways(st: ImportExportState, action: int, p: int) -> None:
         st.load_onto(action - A.SHIP, seg, "power")
 
 
-def _led_lights_start(st: ImportExportState, p: int) -> None:
+def _led_lights_start(st: ImportExportStateBase, p: int) -> None:
     st.ask_power("led_lights", p, [A.CARD + c for c in st.island], (p, -1, 0), True)
 
 
 @resume("led_lights")
-def _led_lights(st: ImportExportState, action: int, p: int, wanted: int, given: int) -> None:
+def _led_lights(st: ImportExportStateBase, action: int, p: int, wanted: int, given: int) -> None:
     """Swap 2 hand cards for 1 island card: the island card first, then the two hand cards."""
     card = action - A.CARD
     if wanted < 0:
@@ -515,19 +513,19 @@ def _led_lights(st: ImportExportState, action: int, p: int, wanted: int, given: 
 
 
 @hidden_choice("led_lights")
-def _led_lights_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str | None:
+def _led_lights_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], action: int) -> str | None:
     """The island card chosen first is taken only once the two hand cards are given: until then
     the table (whose view does not keep the choice) sees only that one was chosen."""
     return f"player {p} chooses a card of the supply island (LED Lights)" if args[1] < 0 else None
 
 
-def _rope_start(st: ImportExportState, p: int) -> None:
+def _rope_start(st: ImportExportStateBase, p: int) -> None:
     st.once.append("rope")
     st.ask_power("rope", p, [A.CARD + c for c in st.island], (p, -1), True)
 
 
 @resume("rope")
-def _rope(st: ImportExportState, action: int, p: int, wanted: int) -> None:
+def _rope(st: ImportExportStateBase, action: int, p: int, wanted: int) -> None:
     card = action - A.CARD
     if wanted < 0:
         st.ask_power("rope", p, [A.CARD + c for c in st.hands[p]], (p, card))
@@ -540,7 +538,7 @@ def _rope(st: ImportExportState, action: int, p: int, wanted: int) -> None:
 
 
 @hidden_choice("rope")
-def _rope_hidden(st: ImportExportState, p: int, args: tuple[Any, ...], action: int) -> str | None:
+def _rope_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], action: int) -> str | None:
     """As LED Lights: the island card is seen to go once the swap is made."""
     return f"player {p} chooses a card of the supply island (Rope)" if args[1] < 0 else None
 
@@ -564,7 +562,7 @@ _START = {
 
 
 # ----- outright wins -----------------------------------------------------------------------------
-def has_most(st: ImportExportState, p: int, counts: list[int]) -> bool:
+def has_most(st: ImportExportStateBase, p: int, counts: list[int]) -> bool:
     """p has the most (more than 0), a tie counting only for the Foxes holder ("You now break all
     ties")."""
     mine = counts[p]
@@ -575,12 +573,12 @@ def has_most(st: ImportExportState, p: int, counts: list[int]) -> bool:
 
 
 @win_check("the_mother_load")
-def _the_mother_load(st: ImportExportState, p: int) -> bool:
+def _the_mother_load(st: ImportExportStateBase, p: int) -> bool:
     return st.goods_count(p, ILLEGAL) >= 8
 
 
 @win_check("graphics_cards")
-def _graphics_cards(st: ImportExportState, p: int) -> bool:
+def _graphics_cards(st: ImportExportStateBase, p: int) -> bool:
     """ "the most of 4 good types" (virtual goods count, as in every goods count)."""
     won = 0
     for t in range(NUM_TYPES):
@@ -589,7 +587,7 @@ def _graphics_cards(st: ImportExportState, p: int) -> bool:
 
 
 @win_check("exotic_fish")
-def _exotic_fish(st: ImportExportState, p: int) -> bool:
+def _exotic_fish(st: ImportExportStateBase, p: int) -> bool:
     """Twice the active credits of every other player, and the most goods cards."""
     credits = st.credits
     if any(credits[p] < 2 * credits[q] for q in range(st.n) if q != p):
@@ -601,7 +599,7 @@ def _exotic_fish(st: ImportExportState, p: int) -> bool:
 def _whole_hand(key: str) -> None:
     """Register a re-ask for ``key``'s decision "a card from your hand" (``args[0]`` is the decider)."""
 
-    def reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+    def reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
         st.ask_power(key, args[0], [A.CARD + c for c in st.hands[args[0]]], args)
 
     hand_reask(key)(reask)
@@ -612,25 +610,25 @@ for _key in ("smart_cars", "jasmine_tea", "led_lights", "rope"):
 
 
 @hand_reask("robot_cats")
-def _robot_cats_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _robot_cats_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     ask_robot_partner(st, *args)
 
 
 @hand_reask("paprika")
-def _paprika_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _paprika_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     _paprika_offer(st, *args)
 
 
 @hand_reask("flour")
-def _flour_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _flour_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     _flour_offer(st, *args)
 
 
 @hand_reask("oysters")
-def _oysters_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _oysters_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     _oysters_start(st, *args)
 
 
 @hand_reask("iceland_water")
-def _iceland_water_reask(st: ImportExportState, args: tuple[Any, ...]) -> None:
+def _iceland_water_reask(st: ImportExportStateBase, args: tuple[Any, ...]) -> None:
     _iceland_water_start(st, *args)

@@ -1,0 +1,124 @@
+"""Per-game plugins: a package with one module a game, found by listing the package.
+
+A layer that knows something of each game keeps it in one module a game, ``<package>/<game>.py``
+(the rule bots in ``agents/rule/``, the analytics in ``training/analytics/``, the browser app's
+parts in ``training/web/games/``). Each such module declares ``ENV_ID`` (the env id of its game)
+and the layer's own attribute (``AGENT``, ``ANALYSIS``, ``WEB``). A :class:`PluginRegistry` lists
+the package with ``pkgutil.iter_modules`` on first use and maps each env id to what its module
+declares: adding a game to a layer is adding its module, with no table or if-chain to edit.
+Modules whose name starts with ``_`` are the package's shared code, not plugins; a game that lives
+outside the package (a test fixture's) adds its module with one ``register(module)`` line.
+``missing(env_ids)`` names the games a layer lacks, for the completeness test each layer has over
+``smuggle_envs.ENV_IDS``.
+
+Used by every layer above the envs (``training`` imports it from here); it knows nothing of any
+game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import ModuleType
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class PluginError(TypeError):
+    """A plugin module that does not declare what its package asks of it, or a second module for
+    the same game."""
+
+
+class PluginRegistry(Mapping[str, T], Generic[T]):
+    """env id -> what each plugin module of ``package`` declares, read on first use.
+
+    ``attribute`` is the name each module must define next to ``ENV_ID``; ``value(module)`` makes
+    the registry's entry from the module (default: that attribute itself). The package is listed
+    and its modules are imported on the first lookup, not when the registry is made, so importing
+    a layer stays cheap and a plugin may import the package's shared modules freely."""
+
+    def __init__(self, package: str, attribute: str, value: Callable[[ModuleType], T] | None = None):
+        self.package = package
+        self.attribute = attribute
+        self._value = value
+        self._modules: dict[str, ModuleType] | None = None
+        self._table: dict[str, T] | None = None
+
+    def modules(self) -> dict[str, ModuleType]:
+        """env id -> its plugin module, every module of the package imported (in name order)."""
+        if self._modules is None:
+            package = importlib.import_module(self.package)
+            found: dict[str, ModuleType] = {}
+            for info in sorted(pkgutil.iter_modules(package.__path__, self.package + "."), key=lambda i: i.name):
+                if not info.name.rpartition(".")[2].startswith("_"):  # "_..." is the package's shared code
+                    self._add(found, importlib.import_module(info.name))
+            self._modules = found
+        return self._modules
+
+    def register(self, module: ModuleType) -> None:
+        """Add a plugin module from outside the package (a game that lives elsewhere, such as a
+        test fixture's); it declares ``ENV_ID`` and the attribute as the package's modules do."""
+        self._add(self.modules(), module)
+        self._table = None
+
+    def _add(self, found: dict[str, ModuleType], module: ModuleType) -> None:
+        env_id = getattr(module, "ENV_ID", None)
+        if not isinstance(env_id, str) or not hasattr(module, self.attribute):
+            short = module.__name__.rpartition(".")[2]
+            raise PluginError(
+                f"{module.__name__} is a plugin module of {self.package}: it must define ENV_ID (its game's "
+                f"env id) and {self.attribute} (or be named _{short} if it is shared code)"
+            )
+        if env_id in found:
+            raise PluginError(
+                f"two modules of {self.package} serve {env_id}: {found[env_id].__name__}, {module.__name__}"
+            )
+        found[env_id] = module
+
+    def _entries(self) -> dict[str, T]:
+        if self._table is None:
+            read = self._value or (lambda module: getattr(module, self.attribute))
+            self._table = {env_id: read(module) for env_id, module in self.modules().items()}
+        return self._table
+
+    def __getitem__(self, env_id: str) -> T:
+        return self._entries()[env_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries())
+
+    def __len__(self) -> int:
+        return len(self._entries())
+
+    def __repr__(self) -> str:
+        shown = dict(self._entries()) if self._table is not None else "not listed yet"
+        return f"PluginRegistry({self.package!r}, {self.attribute!r}: {shown})"
+
+    def missing(self, env_ids: Iterable[str]) -> list[str]:
+        """The env ids among ``env_ids`` that no module of the package serves."""
+        return [env_id for env_id in env_ids if env_id not in self._entries()]
+
+    def describe_missing(self, env_ids: Iterable[str]) -> str:
+        """One line naming what the games lack (empty when none does), for completeness tests."""
+        lacking = self.missing(env_ids)
+        if not lacking:
+            return ""
+        files = ", ".join(f"{self.package.replace('.', '/')}/{_game_name(e)}.py" for e in lacking)
+        return (
+            f"{', '.join(lacking)} lack{'s' if len(lacking) == 1 else ''} a module in {self.package}: "
+            f"add {files} defining ENV_ID and {self.attribute}"
+        )
+
+
+def _game_name(env_id: str) -> str:
+    """``"smuggle_v0"`` -> ``"smuggle"``: the module name a game's plugin takes."""
+    head, sep, version = env_id.rpartition("_v")
+    return head if sep and version.isdigit() else env_id
+
+
+def entry_target(module: ModuleType, attribute: str) -> str:
+    """``"package.module:Name"`` of the class or function ``module.<attribute>``."""
+    obj: Any = getattr(module, attribute)
+    return f"{module.__name__}:{obj.__name__}"

@@ -1,0 +1,52 @@
+"""Every game package has the same files in the same roles (see each package's ``__init__``), and
+its ``rules.py`` assembles the State from them: the step from ``steps.py``, the resample from
+``resample.py``, the text from ``render.py``. Scenarios (``scenarios.py``) are for tests and
+tutorials: no module of the engine imports them."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import smuggle_envs
+
+ROLES = ("vocab", "actions", "data", "game", "state", "steps", "resample", "scenarios", "encoder", "render", "rules")
+ENGINE = ("game", "state", "steps", "resample", "encoder", "render")
+
+
+def package(env_id: str) -> str:
+    return smuggle_envs.registry.game_class(env_id).__module__.rsplit(".", 1)[0]
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_every_game_has_the_same_files(env_id):
+    for role in ROLES:
+        importlib.import_module(f"{package(env_id)}.{role}")
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_the_state_is_assembled_from_the_game_modules(env_id):
+    game = smuggle_envs.make_game(env_id)
+    state_class = type(game.new_initial_state(0))
+    where = {
+        "_apply": "steps",
+        "_resample": "resample",
+        "_render": "render",
+        "arrange" if hasattr(state_class, "arrange") else "stack_pack": "scenarios",
+    }
+    for method, role in where.items():
+        assert getattr(state_class, method).__module__ == f"{package(env_id)}.{role}", method
+    assert type(game).__module__ == state_class.__module__ == f"{package(env_id)}.rules"
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_no_engine_module_imports_the_scenarios(env_id):
+    folder = Path(importlib.import_module(package(env_id)).__file__).parent
+    for role in ENGINE:
+        tree = ast.parse((folder / f"{role}.py").read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for a in node.names}
+        assert "scenarios" not in imported, f"{role}.py imports the scenarios"

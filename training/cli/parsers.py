@@ -1,0 +1,208 @@
+"""The parsers of ``smuggle list``, ``play``, ``match``, ``replay-json``, ``exploit`` and ``zoo``:
+the commands whose code lives in ``training/`` itself (``tournament``, ``train`` and ``serve``
+keep theirs in their packages). Each ``add_NAME(subparsers)`` adds one subcommand and returns
+its parser; ``training.cli.COMMANDS`` names them. Only argparse is imported here, so every
+parser can be built for ``smuggle --help`` without loading any command's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+RAW = argparse.RawDescriptionHelpFormatter
+
+EXPLOIT_STEPS = 100_000  # smuggle exploit's default training budget
+EXPLOIT_GAMES = 500  # and its final evaluation's games per row
+ZOO_CHECKPOINTS = ("recommended", "best", "final")
+
+
+def add_list(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "list",
+        help="list the env ids: players, observation size, actions",
+        description="List every env id with its game, player range, default player count, "
+        "and the observation size and number of actions at that count.",
+    )
+    return p
+
+
+def add_play(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "play",
+        help="play one seat of a game in the terminal against bots",
+        formatter_class=RAW,
+        description="Play one seat against bots. On each of your turns the table is shown from your "
+        "seat and you choose an action:\n"
+        "  NUMBER      the action with that number (numbers never change within a turn)\n"
+        "  TEXT        the exact text of an action (e.g. 'declare wine x2'), or words that\n"
+        "              filter the legal actions (e.g. 'wine', 'crown bag') - then type a number\n"
+        "  ?           list every legal action\n"
+        "  quit        leave the game (exit code 0)\n"
+        "If input ends (EOF) before the game is over, the game is abandoned with exit code 1.",
+        epilog="example: smuggle play smuggle_v0 --players 4 --seat 0 --seed 7",
+    )
+    p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
+    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
+    p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat, 0 to N-1 (default: 0)")
+    p.add_argument("--seed", type=int, metavar="K", help="game seed (default: a random one, printed)")
+    p.add_argument(
+        "--bots",
+        default="rule",
+        metavar="SPEC",
+        help="the agent in every other seat: rule, random, or a trained model "
+        "ppo:PATH (default: rule; random, with a warning, where the game has no rule bot)",
+    )
+    p.add_argument("--save-replay", metavar="FILE", help="write the finished game as replay JSON")
+    return p
+
+
+def add_match(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "match",
+        help="play bots against each other: a logged game, then statistics",
+        formatter_class=RAW,
+        description="Play one seeded game printed turn by turn (the same game as game 0 of the\n"
+        "match), then G games with the seats rotated: game g uses seed K+g and seat s is\n"
+        "played by agent (s+g) mod N of the lineup. A progress bar goes to stderr. The\n"
+        "results table gives per agent: seat-games, wins (a win shared by k players\n"
+        "counts 1/k), win rate with a 95% Wilson interval, and mean final score.\n"
+        "Agents named twice are pooled in one row. Same arguments, same output.",
+        epilog="examples:\n  smuggle match\n  smuggle match smuggle_v0 --agents rule,random,random --games 1000 --quiet\n"
+        "  smuggle match --games 0 --save-replay game.json",
+    )
+    p.add_argument("env_id", metavar="ENV_ID", nargs="?", default="smuggle_v0", help="the game (default: smuggle_v0)")
+    p.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="number of players (default: the number of --agents, else the game's default)",
+    )
+    p.add_argument(
+        "--agents",
+        metavar="SPECS",
+        help="comma-separated agent per seat, e.g. rule,random,random,random; one name fills "
+        "every seat (default: rule then random; rule falls back to random, with a warning, "
+        "where the game has no rule bot)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed (default: 0)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=300,
+        metavar="G",
+        help="games for the statistics (default: 300; 0 plays only the sample game)",
+    )
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="skip the turn-by-turn sample game and the progress bar; print only the results",
+    )
+    p.add_argument("--save-replay", metavar="FILE", help="write the sample game (game 0) as replay JSON")
+    return p
+
+
+def add_replay_json(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "replay-json",
+        help="print a game stored as replay JSON, turn by turn",
+        description="Print a game stored as replay JSON (as written by 'smuggle match "
+        "--save-replay' or Replay.to_json) turn by turn, with the full table "
+        "at every round and the final scores.",
+    )
+    p.add_argument("file", metavar="FILE", help="the replay JSON file")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="S",
+        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
+    )
+    return p
+
+
+def add_exploit(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "exploit",
+        help="train a best response to an agent: how exploitable is it?",
+        formatter_class=RAW,
+        description="Approximate exploitability (Timbers et al. 2020; OpenSpiel's rl_response),\n"
+        "for N players: train a fresh MaskablePPO learner, with a fixed budget and seed,\n"
+        "in a random seat against N-1 copies of the agent SPEC, then report its win rate\n"
+        "against SPEC with a 95% Wilson interval, the chance level 1/N, and a naive\n"
+        "agent (--baseline) in the same seat against the same opponents and deals.\n"
+        "A clear margin over both is a lower bound on how exploitable SPEC is.\n\n"
+        "Writes to DIR: model.zip (agent spec ppo:DIR/model.zip), curve.png and\n"
+        "curve.csv (win rate against SPEC over training, 95% intervals), results.json\n"
+        "and config.json. Same arguments, same numbers. Not resumable.",
+        epilog="examples:\n  smuggle exploit random --env smuggle_v0 --players 4 --steps 20000\n"
+        "  smuggle exploit rule --env smuggle_v0 --players 4 --steps 100000 --games 500\n"
+        '  smuggle exploit "ismcts:sims=50" --env smuggle_v0 --players 3 --steps 20000 --games 100',
+    )
+    p.add_argument("spec", metavar="SPEC", help="the target agent: rule, random, ppo:PATH, ismcts:sims=50, ...")
+    p.add_argument("--env", dest="env_id", default="smuggle_v0", metavar="ENV", help="the game (default: smuggle_v0)")
+    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
+    p.add_argument(
+        "--steps", type=int, default=EXPLOIT_STEPS, metavar="S", help=f"training steps (default: {EXPLOIT_STEPS})"
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the whole run (default: 0)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=EXPLOIT_GAMES,
+        metavar="G",
+        help=f"games of the final evaluation, per row (default: {EXPLOIT_GAMES})",
+    )
+    p.add_argument("--out", metavar="DIR", help="output folder (default: runs/exploit/ENV_SPEC)")
+    _add_exploit_training(p)
+    return p
+
+
+def _add_exploit_training(p: argparse.ArgumentParser) -> None:
+    """``smuggle exploit``'s options of the learner and its learning curve."""
+    p.add_argument(
+        "--baseline",
+        default="random",
+        metavar="SPEC",
+        help="the naive agent compared in the same seat (default: random)",
+    )
+    p.add_argument(
+        "--imitate", metavar="SPEC", help="warm start: clone this agent first (default: none, train from scratch)"
+    )
+    p.add_argument(
+        "--eval-every", type=int, metavar="S", help="steps between learning-curve points (default: a tenth of --steps)"
+    )
+    p.add_argument(
+        "--eval-games", type=int, default=100, metavar="G", help="games per learning-curve point (default: 100)"
+    )
+    p.add_argument("--n-envs", type=int, default=8, metavar="E", help="games played in parallel (default: 8)")
+    p.add_argument("--n-steps", type=int, default=256, metavar="K", help="steps per game and rollout (default: 256)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_zoo(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "zoo",
+        help="list the shipped trained models, or add a run's model",
+        formatter_class=RAW,
+        description="Without arguments: every model in the zoo (agent spec zoo:ENV_ID@N) with its\n"
+        "training steps and cost, and its win rates with 95% intervals against 3 random\n"
+        "agents, 3 rule bots and in a mixed field, as measured by benchmarks/zoo.py,\n"
+        "then the command that trains it again.\n\n"
+        "add RUN_DIR: put the policy of a finished 'smuggle train' run in the zoo (a numpy\n"
+        ".npz of its policy network: small, and no torch needed to play it), replacing\n"
+        "the model for the same game and player count; --argmax makes it play its most\n"
+        "probable action (where that measured stronger). SMUGGLE_ZOO=DIR uses DIR as the zoo.",
+        epilog="examples:\n  smuggle zoo\n  smuggle zoo add runs/zoo/smuggle_v0\n"
+        "  smuggle zoo add runs/zoo/ciq_v0 --checkpoint final\n"
+        "  smuggle match smuggle_v0 --agents zoo,rule,rule,rule --games 300",
+    )
+    p.add_argument("action", nargs="?", choices=("list", "add"), default="list", help="list (default) or add")
+    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="with add: the training run's folder")
+    p.add_argument(
+        "--checkpoint",
+        choices=ZOO_CHECKPOINTS,
+        default="recommended",
+        help="with add: the run's model to ship (default: the one its final evaluation recommended)",
+    )
+    p.add_argument("--argmax", action="store_true", help="with add: the model plays its most probable action")
+    return p

@@ -1,0 +1,86 @@
+"""CIQ in the browser: playing cards by suit and rank, and the Smuggles marked with the Fire.
+
+* **Cards**: the seat's hand, its Export and Import piles, and the shipment of the turn.
+* **Marks**: CIQ has no declarations: shipped cards are face up, so a Smuggle is public. Hidden is
+  whether the target holds a face card to Fire its customs worker with (it is always asked).
+  The Smuggled card is marked with that; the Fire decision ``caught`` (Fired) or ``not caught``,
+  with whether a face card was held (read from the legal actions, as ``smuggle analyze`` does).
+* **Badges**: the target of a Smuggle, and whose turn it is while the target answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smuggle_envs.games.ciq import actions as A
+from smuggle_envs.games.ciq.vocab import FIRE_DECISION
+
+from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, zone
+
+ENV_ID = "ciq_v0"
+
+SUIT_GLYPHS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+
+
+# ----- cards -----------------------------------------------------------------------------------------
+def _face(game: Any, kind: int, count: int) -> Card:
+    if kind == A.JOKER:
+        return card("Joker", count, "joker", "🃏", "", "wild")
+    suit = A.SUITS[A.suit_of(kind)]
+    rank = A.RANK_NAMES[A.rank_of(kind)]
+    colour = "red" if suit in ("hearts", "diamonds") else "black"
+    effect = game.data.effects[A.rank_of(kind)]
+    return card(f"{rank} of {suit}", count, colour, f"{rank}{SUIT_GLYPHS[suit]}", rank, effect)
+
+
+def _cards(game: Any, piece: Array) -> list[Card]:
+    return [_face(game, k, c) for k, c in enumerate(counts(piece, game.kind_counts)) if c > 0]
+
+
+def zones(game: Any, get: Getter, seat: int | None) -> list[Zone]:
+    """The seat's hand, Export and Import piles, and the shipment of the turn."""
+    kinds = len(game.kind_counts)
+    shown = [zone("Your hand", _cards(game, get("my_hand")))]
+    shown.append(zone("Your Export pile", _cards(game, get("export_cards")[:kinds])))
+    shown.append(zone("Your Import pile", _cards(game, get("import_cards")[:kinds])))
+    shipment = _cards(game, get("shipment"))
+    if shipment:
+        shown.append(zone("Shipment this turn", shipment))
+    return shown
+
+
+# ----- marks -----------------------------------------------------------------------------------------
+def _can_fire(state: Any) -> bool:
+    """At a Fire decision: the target may Fire, i.e. holds a face card (KEEP is always legal)."""
+    return any(A.FIRE <= a < A.GIVE for a in state.legal_actions())
+
+
+def mark(state: Any, action: int) -> Mark:
+    """A Smuggle marked with whether the target can Fire; the Fire decision caught or not."""
+    if state.phase == FIRE_DECISION:
+        if A.FIRE <= action < A.GIVE:
+            return "caught"
+        return "not caught: held a face card" if _can_fire(state) else "not caught: no face card"
+    if A.SHIP <= action < A.SABOTAGE:
+        return _smuggled
+    return None
+
+
+def _smuggled(state: Any) -> str | None:
+    # Only a Smuggled (Illegal) card ends a shipment at a Fire decision.
+    if state.phase != FIRE_DECISION:
+        return None
+    return "smuggled: target holds a face card" if _can_fire(state) else "smuggled: target has no face card"
+
+
+# ----- the side panel --------------------------------------------------------------------------------
+def tables(game: Any) -> list[Table]:
+    """The ranks: value and effect."""
+    d = game.data
+    rows = [[rank, value, effect] for rank, value, effect in zip(d.rank_names, d.values, d.effects)]
+    rows.append(["Joker", "-", "wild"])
+    return [{"title": "Ranks", "columns": ["rank", "value", "effect"], "rows": rows}]
+
+
+WEB = WebGame(name="CIQ", zones=zones, mark=mark, tables=tables, roles=(("target", "target"),), turn_piece="turn")
+"""CIQ's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""
