@@ -35,7 +35,7 @@ from agents.plugins import PluginRegistry
 
 from ._common import Rate, ci, money, panel_intervals, pct, plot_panels, rate, replay_record, wilson_bounds, write_rows
 from ._generic import GenericAnalysis
-from ._report import Column, Panel, PerAgentAnalysis, Table, ratio, render
+from ._report import Column, ObservingAnalysis, Panel, PerAgentAnalysis, Table, ratio, render
 
 if TYPE_CHECKING:
     from training.db import GameRecord
@@ -75,6 +75,7 @@ __all__ = [
     "ANALYZERS",
     "Column",
     "GenericAnalysis",
+    "ObservingAnalysis",
     "Panel",
     "PerAgentAnalysis",
     "Rate",

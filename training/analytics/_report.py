@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from smuggle_envs.core.driver import BaseObserver
 from training.stats import format_table
 
-from ._common import ci, pct, plot_panels, rate, write_rows
+from ._common import ci, pct, plot_panels, rate, replay_record, write_rows
 
 Getter = str | Callable[[Any], Any]
 """How a column or a series reads an agent's stats: an attribute name, or a function of them."""
@@ -132,3 +133,22 @@ class PerAgentAnalysis:
         agents = self.ordered()
         names, panels = [s.name for s in agents], [p.data(agents) for p in self.panels]
         plot_panels(path, title or self.plot_title, names, panels, games=self.games)
+
+
+class ObservingAnalysis(PerAgentAnalysis, BaseObserver):
+    """A ``PerAgentAnalysis`` that watches every stored game replayed through the driver (its
+    ``on_start`` / ``on_action`` hooks), reading ``self._seating`` to name the seat that acted."""
+
+    def __init__(self, names: Sequence[str]):
+        super().__init__(names)
+        self._seating: Sequence[str] = ()
+
+    def add_game(
+        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
+    ) -> None:
+        self.games += 1
+        self._seating = seating
+        for name in seating:
+            self._stat(name)
+        # A stored game may stop before the end (a cap): the replay stops with its actions.
+        replay_record(env_id, config, seed, actions, [self])

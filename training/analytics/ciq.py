@@ -40,14 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from smuggle_envs.core.driver import BaseObserver, Driver
+from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.game import State
 from smuggle_envs.games.ciq import CIQState
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.vocab import FIRE_DECISION, SHIPPING
 
-from ._common import money, pct, rate, replay_record
-from ._report import Column, Panel, PerAgentAnalysis, Table, rate_columns, ratio
+from ._common import money, pct, rate
+from ._report import Column, ObservingAnalysis, Panel, Table, rate_columns, ratio
 
 ENV_ID = "ciq_v0"
 """The game analysed: ``training.analytics.ANALYZERS`` files ``ANALYSIS`` under it."""
@@ -176,7 +176,7 @@ PANELS = (
 )
 
 
-class CIQAnalysis(PerAgentAnalysis, BaseObserver):
+class CIQAnalysis(ObservingAnalysis):
     """Smuggling and Firing statistics of CIQ games; see the module docstring.
 
     Each stored game is replayed by a core :class:`Driver` with the analysis as its observer:
@@ -190,18 +190,7 @@ class CIQAnalysis(PerAgentAnalysis, BaseObserver):
 
     def __init__(self, names: Sequence[str]):
         super().__init__(names)
-        self._seating: Sequence[str] = ()
         self._chance_counted = False
-
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
-        self.games += 1
-        self._seating = seating
-        for name in seating:
-            self._stat(name)
-        # A stored game may stop before the end (a cap): the replay stops with its actions.
-        replay_record(env_id, config, seed, actions, [self])
 
     # ----- the observer ----------------------------------------------------------------------
     def on_start(self, state: State[Any]) -> None:

@@ -30,14 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from smuggle_envs.core.driver import BaseObserver
 from smuggle_envs.core.game import State
 from smuggle_envs.games.illegal import IllegalState
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.vocab import EXTRA, PASS, PLAY, REACT, TARGET, TRADE_ANSWER, TRADE_GIVE
 
-from ._common import money, pct, rate, replay_record
-from ._report import Column, Panel, PerAgentAnalysis, Table, rate_columns, ratio
+from ._common import money, pct, rate
+from ._report import Column, ObservingAnalysis, Panel, Table, rate_columns, ratio
 
 ENV_ID = "illegal_v0"
 """The game analysed: ``training.analytics.ANALYZERS`` files ``ANALYSIS`` under it."""
@@ -205,7 +204,7 @@ PANELS = (
 )
 
 
-class IllegalAnalysis(PerAgentAnalysis, BaseObserver):
+class IllegalAnalysis(ObservingAnalysis):
     """Trades, Magnum reactions and face-down passes of Illegal games; see the module docstring.
 
     Each stored game is replayed by a core :class:`Driver` with the analysis as its observer:
@@ -219,18 +218,7 @@ class IllegalAnalysis(PerAgentAnalysis, BaseObserver):
 
     def __init__(self, names: Sequence[str]):
         super().__init__(names)
-        self._seating: Sequence[str] = ()
         self._pending: tuple[IllegalAgentStats, int] | None = None  # a Magnum on a hassle, target to come
-
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
-        self.games += 1
-        self._seating = seating
-        for name in seating:
-            self._stat(name)
-        # A stored game may stop before the end (a cap): the replay stops with its actions.
-        replay_record(env_id, config, seed, actions, [self])
 
     # ----- the observer ----------------------------------------------------------------------
     def on_start(self, state: State[Any]) -> None:

@@ -46,6 +46,7 @@ def _limits(args: argparse.Namespace) -> ServeLimits:
         return ServeLimits(
             bot_seconds=args.bot_seconds,
             max_sims=args.max_sims,
+            max_depth=args.max_depth,
             max_bot_tables=args.max_bot_tables_per_client,
             max_tables=args.max_tables,
             models=models,

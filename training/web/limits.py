@@ -13,7 +13,7 @@ seat spec           what it is, and its bounds
 ``ppo:NAME``        a model the operator listed at start-up (``--models DIR``: ``NAME`` is a
 ``ppo_argmax:NAME`` file's stem there), sampled or played argmax; never a path
 ``ismcts:OPTS``     the search bot: ``sims`` and ``sims`` x ``worlds`` at most ``max_sims``,
-``pimc:OPTS``       depths at most ``MAX_DEPTH``, ``seconds`` at most ``bot_seconds``
+``pimc:OPTS``       depths at most ``max_depth``, ``seconds`` at most ``bot_seconds``
 ==================  =====================================================================
 
 Every bot decision also has a wall-clock budget (``bot_seconds``): a search past it (or whose
@@ -37,8 +37,7 @@ from .errors import TableError
 log = logging.getLogger("smuggle.web")
 
 SPEC_LIMIT = 200  # characters of one seat spec
-MAX_DEPTH = 1000  # tree and playout depth caps a client may set
-MAX_FACTOR = 100.0  # exploration constants and margins a client may set
+MAX_FACTOR = 100.0  # exploration constants and margins a client may set (they cost no work)
 MODEL_SUFFIXES = (".zip", ".npz")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _ZOO_ARG = re.compile(r"([a-z0-9_]{1,40}(@[0-9]{1,2})?)?")
@@ -53,6 +52,7 @@ class ServeLimits:
 
     bot_seconds: float = 5.0  # wall-clock budget of one bot decision
     max_sims: int = 400  # search iterations (ismcts sims; pimc worlds x sims) per decision
+    max_depth: int = 1000  # the tree and playout depth caps a client may set (max_depth, rollout_depth)
     max_bot_tables: int = 8  # tables with bots in play per client address
     max_tables: int = 200  # tables in play on the server
     models: dict[str, Path] = field(default_factory=dict)  # name -> model file, from --models DIR
@@ -60,7 +60,7 @@ class ServeLimits:
     def __post_init__(self) -> None:
         if not 0 < self.bot_seconds <= 3600:
             raise ValueError(f"the bot time budget must be from 0 to 3600 seconds, got {self.bot_seconds:g}")
-        for name in ("max_sims", "max_bot_tables", "max_tables"):
+        for name in ("max_sims", "max_depth", "max_bot_tables", "max_tables"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
 
@@ -74,6 +74,7 @@ class ServeLimits:
         return {
             "bot_seconds": self.bot_seconds,
             "max_sims": self.max_sims,
+            "max_depth": self.max_depth,
             "max_bot_tables": self.max_bot_tables,
             "models": sorted(self.models),
         }
@@ -137,8 +138,8 @@ def _check_search(where: str, kind: str, arg: str, limits: ServeLimits) -> None:
     if sims > limits.max_sims:
         raise TableError(422, f"{where}: at most {limits.max_sims} simulations per decision here")
     for name in ("max_depth", "rollout_depth"):
-        if options.get(name, 0) > MAX_DEPTH:
-            raise TableError(422, f"{where}: {name} is at most {MAX_DEPTH} here")
+        if options.get(name, 0) > limits.max_depth:
+            raise TableError(422, f"{where}: {name} is at most {limits.max_depth} here")
     for name in ("c", "margin"):
         if not options.get(name, 0.0) <= MAX_FACTOR:
             raise TableError(422, f"{where}: {name} is at most {MAX_FACTOR:g} here")

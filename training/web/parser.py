@@ -56,6 +56,12 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         "--max-sims", type=int, default=400, help="most search simulations a client may ask per decision (default: 400)"
     )
     p.add_argument(
+        "--max-depth",
+        type=int,
+        default=1000,
+        help="most tree or playout depth a client may ask a search for (default: 1000)",
+    )
+    p.add_argument(
         "--max-bot-tables-per-client",
         type=int,
         default=8,

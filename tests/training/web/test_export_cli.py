@@ -107,6 +107,7 @@ def test_serve_refuses_a_bad_port_a_busy_port_and_a_missing_extra(tmp_path, caps
         (["--models", "no/such/folder"], "is not a folder"),
         (["--bot-seconds", "0"], "bot time budget"),
         (["--max-sims", "0"], "max_sims must be at least 1"),
+        (["--max-depth", "0"], "max_depth must be at least 1"),
         (["--max-bot-tables-per-client", "0"], "max_bot_tables must be at least 1"),
     ],
 )

@@ -85,6 +85,17 @@ def test_operator_models_are_offered_by_name(db_path, model_file):
         assert "cannot play" in message and str(model_file) not in message
 
 
+def test_the_operator_sets_the_bounds(db_path):
+    limits = ServeLimits(max_sims=50, max_depth=20, bot_seconds=1.0)
+    with TestClient(create_app(db_path, limits=limits), base_url=BASE) as client:
+        assert client.get("/api/envs").json()["limits"]["max_depth"] == 20
+        assert "at most 50 simulations" in refusal(create(client, ["human", "ismcts:sims=51", "rule"]))
+        assert "at most 20" in refusal(create(client, ["human", "ismcts:sims=5;rollout_depth=21", "rule"]))
+        assert "at most 1" in refusal(create(client, ["human", "ismcts:sims=5;seconds=2", "rule"]))
+        made = create(client, ["human", "ismcts:sims=50;rollout_depth=20;seconds=1", "rule"])
+        assert made.status_code == 201, made.text
+
+
 def test_models_in_refuses_a_folder_without_models(tmp_path):
     with pytest.raises(ValueError, match="not a folder"):
         models_in(tmp_path / "none")
