@@ -20,7 +20,7 @@ docstring). ``smuggle analyze`` prints the report and writes a CSV file and a pl
 A game's module declares ``ENV_ID`` and ``ANALYSIS`` (its analyser class): ``ANALYZERS`` is found
 by listing this package (``agents.plugins.PluginRegistry``), so adding a game's analytics is
 adding its module; modules named ``_...`` are shared code. An analyser is built as
-``ANALYSIS(agent_names)`` and has ``add_game(env_id, config, seed, actions, seating)``,
+``ANALYSIS(agent_names)`` and has ``add_game(spec, seed, actions, seating)`` (``spec``: a ``GameSpec``),
 ``text()``, ``write_csv(path)``, ``plot(path, title)`` and ``title`` (the files' suffix).
 """
 
@@ -56,7 +56,7 @@ def analyze_games(env_id: str, names: Sequence[str], games: Iterable[GameRecord]
     seating)."""
     analysis = analyzer_for(env_id, names)
     for g in games:
-        analysis.add_game(g.env_id, g.config, g.seed, g.actions, g.seating)
+        analysis.add_game(g.spec, g.seed, g.actions, g.seating)
     return analysis
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from smuggle_envs.core.driver import Driver, Observer, replay_policy
 from smuggle_envs.core.game import State
+from smuggle_envs.core.spec import GameSpec
 from training.stats import fmt_num, wilson_interval
 
 if TYPE_CHECKING:
@@ -189,17 +190,13 @@ def panel_intervals(
     return [wilson_bounds(v) for v in values]
 
 
-def replay_record(
-    env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], observers: Sequence[Observer]
-) -> State[Any]:
-    """Replay a stored game (env id, config, seed, actions) through the core driver.
+def replay_record(spec: GameSpec, seed: int, actions: Sequence[int], observers: Sequence[Observer]) -> State[Any]:
+    """Replay a stored game (its game spec, seed and actions) through the core driver.
 
     The observers see every decision (``on_action`` just before it is applied) and ``on_end``
     once, when the game is over or the record runs out (a game stored unfinished, e.g. cut by
     ``max_turns``, is capped at its recorded length). Returns the final state."""
-    from smuggle_envs import make_game
-
-    driver = Driver(make_game(env_id, **config), max_decisions=len(actions) or None, observers=observers)
+    driver = Driver(spec.make_game(), max_decisions=len(actions) or None, observers=observers)
     driver.reset(seed)
     if actions:
         driver.play(replay_policy(actions))

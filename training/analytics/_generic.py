@@ -6,8 +6,8 @@ from __future__ import annotations
 import csv
 import os
 from collections.abc import Sequence
-from typing import Any
 
+from smuggle_envs.core.spec import GameSpec
 from training.stats import format_table
 
 from ._common import canvas, money, rate
@@ -26,13 +26,9 @@ class GenericAnalysis:
         self.decisions = {n: 0 for n in self.names}
         self.seat_games = {n: 0 for n in self.names}
 
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
-        from smuggle_envs import make_game
-
+    def add_game(self, spec: GameSpec, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         self.games += 1
-        state = make_game(env_id, **config).new_initial_state(seed)
+        state = spec.make_game().new_initial_state(seed)
         for name in seating:
             self.decisions.setdefault(name, 0)
             self.seat_games[name] = self.seat_games.get(name, 0) + 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smuggle_envs.core.driver import BaseObserver
+from smuggle_envs.core.spec import GameSpec
 from training.stats import format_table
 
 from ._common import ci, pct, plot_panels, rate, replay_record, write_rows
@@ -143,12 +144,10 @@ class ObservingAnalysis(PerAgentAnalysis, BaseObserver):
         super().__init__(names)
         self._seating: Sequence[str] = ()
 
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
+    def add_game(self, spec: GameSpec, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         self.games += 1
         self._seating = seating
         for name in seating:
             self._stat(name)
         # A stored game may stop before the end (a cap): the replay stops with its actions.
-        replay_record(env_id, config, seed, actions, [self])
+        replay_record(spec, seed, actions, [self])

@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from smuggle_envs.core.driver import BaseObserver, Driver
 from smuggle_envs.core.game import State
+from smuggle_envs.core.spec import GameSpec
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame, HumbleSmuggleState
 from smuggle_envs.games.humble_smuggle.vocab import PLAY, RULE_FAMILIES, SELECT, rule_family
@@ -193,12 +194,10 @@ class HumbleSmuggleAnalysis(PerAgentAnalysis):
     tables = TABLES
     panels = PANELS
 
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
+    def add_game(self, spec: GameSpec, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         self.games += 1
         stats = [self._stat(name) for name in seating]
-        final = cast(HumbleSmuggleState, replay_record(env_id, config, seed, actions, [_HumbleReplay(stats)]))
+        final = cast(HumbleSmuggleState, replay_record(spec, seed, actions, [_HumbleReplay(stats)]))
         for s, hand in enumerate(final.hands):
             stats[s].left_in_hand += len(hand)
 

@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from smuggle_envs import make_game
 from smuggle_envs.core.driver import BaseObserver, Driver, replay_policy
 from smuggle_envs.core.game import Game, State
+from smuggle_envs.core.spec import GameSpec
 from smuggle_envs.games.import_export import ImportExportState
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.powers import modifiers as M
@@ -304,10 +304,8 @@ class ImportExportAnalysis(PerAgentAnalysis, BaseObserver):
         self._open: _Won | None = None  # the last round resolved, its containers being placed
         self._seats: list[ImportExportAgentStats] = []  # the stats of each seat of the game replayed
 
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
-        self._replay(make_game(env_id, **config), actions, seating, seed=seed)
+    def add_game(self, spec: GameSpec, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
+        self._replay(spec.make_game(), actions, seating, seed=seed)
 
     def add_state(self, state: ImportExportState, actions: Sequence[int], seating: Sequence[str]) -> None:
         """Apply ``actions`` to ``state`` (a new game from its seed, or a position laid out with

@@ -32,6 +32,7 @@ from typing import Any, cast
 
 from smuggle_envs.core.driver import BaseObserver, Driver
 from smuggle_envs.core.game import State
+from smuggle_envs.core.spec import GameSpec
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.rules import SmuggleState
 from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, OFFICER, RECEIVE
@@ -229,11 +230,9 @@ class SmuggleAnalysis(PerAgentAnalysis):
         super().__init__(names)
         self.mismatches = 0  # engine verdicts that disagree with our classification
 
-    def add_game(
-        self, env_id: str, config: dict[str, Any], seed: int, actions: Sequence[int], seating: Sequence[str]
-    ) -> None:
+    def add_game(self, spec: GameSpec, seed: int, actions: Sequence[int], seating: Sequence[str]) -> None:
         self.games += 1
-        replay_record(env_id, config, seed, actions, [_SmuggleReplay(self, seating)])
+        replay_record(spec, seed, actions, [_SmuggleReplay(self, seating)])
 
     def warnings(self) -> list[str]:
         if not self.mismatches:

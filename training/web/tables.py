@@ -45,7 +45,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from smuggle_envs.core.errors import GameOverError, IllegalActionError, MalformedActionError
+from smuggle_envs.core.errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
+from smuggle_envs.core.spec import GameSpec
 
 from .errors import TableError, shown
 from .games import web_game
@@ -311,15 +312,12 @@ class Registry:
 
     @staticmethod
     def _game(env_id: str, players: int, config: dict[str, Any]) -> Any:
-        from smuggle_envs import make_game
-        from smuggle_envs.core.errors import ConfigError
-
         try:
             web_game(env_id)  # a game the app cannot draw is refused here, not when first drawn
         except LookupError:
             raise TableError(422, f"{env_id} has no browser pages on this server") from None
         try:
-            return make_game(env_id, num_players=players, **config)
+            return GameSpec(env_id, config).with_players(players).make_game()
         except (ConfigError, TypeError, ValueError) as exc:
             raise TableError(422, f"{env_id}: {exc}") from None
 

@@ -19,6 +19,7 @@ import random
 import pytest
 
 import smuggle_envs
+from smuggle_envs import GameSpec
 from smuggle_envs.games.ciq import actions as A
 from training.analytics import analyze_tournament
 from training.analytics.ciq import CIQAnalysis
@@ -129,7 +130,7 @@ def test_random_games_agree_between_shippers_and_targets():
         rng, state = random.Random(seed), game.new_initial_state(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(list(state.legal_actions())))
-        analysis.add_game("ciq_v0", game.config.to_dict(), seed, list(state.history), ["x", "y", "z"])
+        analysis.add_game(GameSpec("ciq_v0", game.config.to_dict()), seed, list(state.history), ["x", "y", "z"])
     agents = analysis.ordered()
     total = lambda attr: sum(getattr(s, attr) for s in agents)
     assert total("smuggles") == total("faced") > 0

@@ -20,6 +20,7 @@ import random
 import pytest
 
 import smuggle_envs
+from smuggle_envs import GameSpec
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.rules import SELECT
 from training.analytics import analyze_tournament
@@ -158,7 +159,7 @@ def test_random_games_agree_with_the_resolution():
         rng, state = random.Random(seed), game.new_initial_state(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(list(state.legal_actions())))
-        analysis.add_game("humble_smuggle_v0", game.config.to_dict(), seed, list(state.history), names)
+        analysis.add_game(GameSpec("humble_smuggle_v0", game.config.to_dict()), seed, list(state.history), names)
     agents = analysis.ordered()
     assert len({s.revealed for s in agents}) == 1 and agents[0].revealed == 8 * 11  # 11 rounds
     for s in agents:

@@ -23,6 +23,7 @@ import random
 from types import SimpleNamespace
 
 import smuggle_envs
+from smuggle_envs import GameSpec
 from smuggle_envs.games.illegal import actions as A
 from training.analytics import analyze_games
 from training.analytics.illegal import IllegalAnalysis
@@ -111,9 +112,8 @@ def _game3():
 
 
 def _record(state, seed, seating):
-    return SimpleNamespace(
-        env_id="illegal_v0", config=state.game.config.to_dict(), seed=seed, actions=list(state.history), seating=seating
-    )
+    spec = GameSpec("illegal_v0", state.game.config.to_dict())
+    return SimpleNamespace(spec=spec, seed=seed, actions=list(state.history), seating=seating)
 
 
 def test_scripted_games_known_trades_magnum_and_passes():
@@ -199,7 +199,7 @@ def test_random_games_agree_between_the_two_sides():
         rng, state = random.Random(seed), game.new_initial_state(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(list(state.legal_actions())))
-        analysis.add_game("illegal_v0", game.config.to_dict(), seed, list(state.history), names)
+        analysis.add_game(GameSpec("illegal_v0", game.config.to_dict()), seed, list(state.history), names)
     agents = analysis.ordered()
     total = lambda attr: sum(getattr(s, attr) for s in agents)
     assert total("proposed") == total("asked") > 0 and total("accepted") == total("agreed") > 0

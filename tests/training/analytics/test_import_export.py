@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -286,19 +287,8 @@ def test_random_games_agree_with_the_engine():
         rng, state = random.Random(seed), game.new_initial_state(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(list(state.legal_actions())))
-        records.append(
-            type(
-                "Record",
-                (),
-                {
-                    "env_id": "import_export_v0",
-                    "config": game.config.to_dict(),
-                    "seed": seed,
-                    "actions": list(state.history),
-                    "seating": names,
-                },
-            )
-        )
+        spec = smuggle_envs.GameSpec("import_export_v0", game.config.to_dict())
+        records.append(SimpleNamespace(spec=spec, seed=seed, actions=list(state.history), seating=names))
     analysis = analyze_games("import_export_v0", names, records)
     assert isinstance(analysis, ImportExportAnalysis) and analysis.games == 4 and analysis.mismatches == 0
     agents = analysis.ordered()
