@@ -3,6 +3,7 @@
     python scripts/make_figures.py               # redraw every figure whose data the repo keeps
     python scripts/make_figures.py --measure     # measure the cheap ones again first (seconds), then redraw
     python scripts/make_figures.py --all         # --measure, and the browser screenshots (chromium)
+    python scripts/make_figures.py --all --long  # every figure measured again: the long runs too (hours)
     python scripts/make_figures.py --only zoo.png tournament_ratings.png
     python scripts/make_figures.py --store-curve zoo_curve_smuggle_v0.png runs/zoo/smuggle_v0/eval.csv
     python scripts/make_figures.py --list        # the table: figure, producer, data, how it is made
@@ -23,7 +24,8 @@ made. A figure is of one of four kinds:
     its data come from a long run (a training, a best-response table: minutes to an hour on 2
     cores). The producer saves them beside the figure (``benchmarks/exploit_table.py`` and
     ``benchmarks/train_scaling.py`` do; a learning curve's ``eval.csv`` is stored with
-    ``--store-curve``); until they are stored, the figure is kept as it is and listed.
+    ``--store-curve``); ``--long`` runs each producing command (its fixed seed gives the same
+    numbers) and stores the data; until they are stored, the figure is kept as it is and listed.
 ``screenshot``
     ``scripts/web_screenshots.py`` drives the app in headless chromium (``--web`` or ``--all``;
     ``bash scripts/browser.sh`` installs it).
@@ -285,6 +287,75 @@ def _write_json(path: Path, value: Any) -> None:
 
 
 # ----- the table ------------------------------------------------------------------------------------
+# ----- the long runs (``--long``): minutes to hours each on 2 cores ----------------------------------
+def _run(argv: Sequence[str]) -> None:
+    """Run a producing command in the repo (``python ARGV...``), its output shown as it goes."""
+    subprocess.run([sys.executable, *argv], check=True, cwd=ROOT)
+
+
+def measure_training(env_id: str) -> Callable[[Path], None]:
+    """The benchmark training run of ``env_id`` (``benchmarks/train_smuggle.py``); its eval.csv kept."""
+
+    def measure(data: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
+            _run(["benchmarks/train_smuggle.py", "--env-id", env_id, "--out", tmp])
+            _keep(Path(tmp) / env_id / "eval.csv", data)
+
+    return measure
+
+
+def measure_zoo_curve(key: str) -> Callable[[Path], None]:
+    """The zoo model's own training command (``agents/zoo/models.json``), into a fresh folder."""
+
+    def measure(data: Path) -> None:
+        import shlex
+
+        command = json.loads((ROOT / "agents" / "zoo" / "models.json").read_text())[key]["command"]
+        argv = shlex.split(command)
+        if argv[:2] != ["smuggle", "train"]:
+            raise SystemExit(f"make_figures: the zoo's command for {key} is not a 'smuggle train' run: {command}")
+        with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
+            _run(["-m", "training.cli", *argv[1:], "--out", tmp])
+            _keep(Path(tmp) / "eval.csv", data)
+
+    return measure
+
+
+def measure_exploit(target: str, command: str) -> Callable[[Path], None]:
+    """``benchmarks/exploit_table.py`` (it saves its data beside the figure); kept as ``data``."""
+
+    def measure(data: Path) -> None:
+        import shlex
+
+        with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
+            argv = [a for a in shlex.split(command)[1:] if a]
+            plot = Path(tmp) / f"exploit_{target}.png"
+            _run([*_without(argv, "--plot"), "--plot", str(plot)])
+            _keep(Path(tmp) / "data" / f"exploit_{target}.json", data)
+
+    return measure
+
+
+def _without(argv: list[str], option: str) -> list[str]:
+    """``argv`` less ``option`` and its value."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == option:
+            skip = True
+        else:
+            out.append(a)
+    return out
+
+
+def _keep(produced: Path, data: Path) -> None:
+    if not produced.exists():
+        raise SystemExit(f"make_figures: the run finished without writing {produced}")
+    data.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(produced, data)
+
+
 def _curves() -> list[Figure]:
     figures = []
     for env_id in GAMES:
@@ -298,6 +369,7 @@ def _curves() -> list[Figure]:
                 f"python benchmarks/train_smuggle.py --env-id {env_id} (15 to 25 minutes), then "
                 f"--store-curve training_{env_id}.png runs/benchmark/{env_id}/eval.csv",
                 draw,
+                measure_training(env_id),
             )
         )
         figures.append(
@@ -309,6 +381,7 @@ def _curves() -> list[Figure]:
                 f"the zoo model's training command (smuggle zoo; 4 to 9 minutes), then "
                 f"--store-curve zoo_curve_{env_id}.png RUN_DIR/eval.csv",
                 draw,
+                measure_zoo_curve(f"{env_id}@4"),
             )
         )
     return figures
@@ -343,6 +416,7 @@ def _measured() -> list[Figure]:
                 f"exploit_{t}.json",
                 exploit[t] + " (about 12 to 25 minutes)",
                 draw_exploit,
+                measure_exploit(t, exploit[t]),
             )
             for t in ("rule", "zoo")
         ),
@@ -464,11 +538,13 @@ def check(root: Path = ROOT) -> list[str]:
 
 
 # ----- making them ----------------------------------------------------------------------------------
-def make(figure: Figure, out: Path, data_dir: Path, measure: bool) -> str:
-    """Measure (``cheap`` figures, with ``measure``) and draw one figure; what was done."""
+def make(figure: Figure, out: Path, data_dir: Path, measure: bool, long: bool = False) -> str:
+    """Measure (``cheap`` figures with ``measure``; ``run`` figures with ``long``) and draw one
+    figure; what was done."""
     data = figure.data_file(data_dir)
     if figure.draw is None or data is None:
         return f"kept {figure.name}: a {figure.kind} ({figure.made_by})"
+    measure = (measure and figure.kind == "cheap") or (long and figure.kind == "run")
     if measure and figure.measure is not None:
         figure.measure(data)
     if not data.exists():
@@ -505,6 +581,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--list", action="store_true", help="print the table of figures, producers and data")
     p.add_argument("--measure", action="store_true", help="measure the cheap figures' data again first")
     p.add_argument("--web", action="store_true", help="also the browser screenshots (chromium)")
+    p.add_argument(
+        "--long", action="store_true", help="also run the long measurements (trainings, best responses: hours)"
+    )
     p.add_argument("--all", action="store_true", help="--measure and --web")
     p.add_argument("--only", nargs="+", metavar="NAME", choices=sorted(FIGURES), help="these figures only")
     p.add_argument("--store-curve", nargs=2, metavar=("NAME", "EVAL_CSV"), help="keep a run's eval.csv, draw it")
@@ -530,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         figure = FIGURES[name]
         if figure.kind != "screenshot":
-            print(make(figure, args.out, args.data, args.measure or args.all), flush=True)
+            print(make(figure, args.out, args.data, args.measure or args.all, args.long), flush=True)
     if any(FIGURES[n].kind == "screenshot" for n in names):
         print(screenshots(args.out) if args.web or args.all else "kept web_*.png: screenshots need --web")
     return 0

@@ -126,3 +126,49 @@ def test_the_cheap_figures_data_are_what_their_commands_give_today(name, tmp_pat
         f"{name}: the games give other numbers than docs/img/data/{figure.data}; run "
         f"python scripts/make_figures.py --measure --only {name}"
     )
+
+
+def test_every_long_run_figure_can_be_measured_again_by_the_one_command():
+    long = [f for f in mf.FIGURES.values() if f.kind == "run"]
+    assert long and all(f.measure is not None and f.draw is not None for f in long)
+
+
+def test_a_long_measurement_runs_its_command_and_keeps_its_data(tmp_path, monkeypatch):
+    """``--long``: the producing command runs (here faked: it writes what the real one writes) and
+    its data are kept beside the figure, which is then drawn from them."""
+    ran: list[list[str]] = []
+    curve = "step,opponent,win_rate,low,high,games\n0,rule,0.25,0.2,0.3,100\n10000,rule,0.4,0.35,0.45,100\n"
+
+    def fake_run(argv):
+        ran.append(list(argv))
+        out = Path(argv[argv.index("--out") + 1])
+        if "train_smuggle.py" in argv[0]:
+            (out / argv[argv.index("--env-id") + 1]).mkdir(parents=True)
+            (out / argv[argv.index("--env-id") + 1] / "eval.csv").write_text(curve)
+        else:
+            (out / "eval.csv").write_text(curve)
+
+    monkeypatch.setattr(mf, "_run", fake_run)
+    drawn: list[Path] = []
+    for name in ("training_ciq_v0.png", "zoo_curve_ciq_v0.png"):
+        figure = mf.FIGURES[name]
+        message = mf.make(
+            mf.Figure(
+                figure.name,
+                figure.kind,
+                figure.producer,
+                figure.data,
+                figure.made_by,
+                lambda data, png: drawn.append(data),
+                figure.measure,
+            ),
+            tmp_path / "img",
+            tmp_path / "data",
+            measure=False,
+            long=True,
+        )
+        assert message.startswith("measured and drew") and (tmp_path / "data" / figure.data).read_text() == curve
+    assert ran[0][:3] == ["benchmarks/train_smuggle.py", "--env-id", "ciq_v0"]
+    zoo = json.loads((ROOT / "agents" / "zoo" / "models.json").read_text())["ciq_v0@4"]["command"]
+    assert ran[1][:3] == ["-m", "training.cli", "train"] and "--steps" in ran[1] and zoo.split()[2] in ran[1]
+    assert len(drawn) == 2
