@@ -143,6 +143,23 @@ class Game(ABC):
     def action_to_string(self, action: int) -> str:
         """The full text of an action, as its actor sees it (see ``State.action_to_string``)."""
 
+    # ----- text for people and language models (``smuggle_envs.text``); optional --------------------
+    def seat_name(self, seat: int) -> str:
+        """How every text names ``seat`` ("P0"; a game with seat colours adds them): the terminal,
+        the prompts and the table text all use this one name."""
+        return f"P{seat}"
+
+    def score_text(self, score: float) -> str:
+        """A score as texts show it ("120"): a game whose scores carry a tie-break fraction says
+        so here, so that no text prints the fraction as money. Default: the number."""
+        return f"{score:g}" if score != int(score) else str(int(score))
+
+    def card_glossary(self) -> list[tuple[str, str]]:
+        """Every kind of card or component a text names, in the game's order, with what it is or
+        does (its duty and fine, its power): ``[(name, text), ...]``. The ``cards`` command, the
+        prompts' rules brief and the hand lines read it. Default: none."""
+        return []
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config})"
 
@@ -256,6 +273,24 @@ class State(ABC, Generic[G]):
         if player is not None:
             player = check_seat(player, self._num_players)
         return self._render(player)
+
+    def private_cards(self, viewer: int) -> list[str]:
+        """The names (as in ``game.card_glossary()``) of the cards ``viewer`` holds in private,
+        one entry a card, so a text can put each card's text beside it. Default: none."""
+        return self._private_cards(check_seat(viewer, self._num_players, "viewer"))
+
+    def _private_cards(self, viewer: int) -> list[str]:
+        return []
+
+    def step_notes(self, before: State[G], action: int, viewer: int) -> list[str]:
+        """Called on the state just after ``action`` was applied to ``before`` (a copy taken
+        before it): what ``viewer`` is told happened beyond the action itself, one line each (a
+        new round and who leads it, a search's verdict and who paid whom). Only what the seat may
+        know: the text family checks it by resampling. Default: nothing."""
+        return self._step_notes(before, action, check_seat(viewer, self._num_players, "viewer"))
+
+    def _step_notes(self, before: State[G], action: int, viewer: int) -> list[str]:
+        return []
 
     def resample(self, player: int, rng: Any = None) -> State[G]:
         """A copy consistent with everything ``player`` has observed, hidden cards redrawn.
