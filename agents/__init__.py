@@ -3,7 +3,8 @@
 ``make_agent(spec, game, seed)`` builds one from a short spec string such as ``"random"``,
 ``"rule"``, ``"ppo:runs/main/final.zip"`` or ``"zoo:smuggle_v0"`` (kind, then an optional argument after a colon);
 see ``AGENT_KINDS``. A kind whose class declares ``OPTIONS`` (the search bots) takes options
-instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated by ``;``.
+instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated by ``;``
+(``"llm:model=qwen2.5-7b;base_url=http://127.0.0.1:8000/v1"``: a chat model, ``agents/llm.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ AGENT_KINDS: dict[str, Mapping[str, str]] = {
     "zoo": {"*": "agents.zoo:ZooAgent"},  # models shipped with the package: zoo:ENV_ID[@N]
     "ismcts": {"*": "agents.search:ISMCTSAgent"},
     "pimc": {"*": "agents.search:PIMCAgent"},
+    "tabular": {"*": "agents.tabular:TabularAgent"},  # a stored policy table: tabular:PATH.json
+    "llm": {"*": "agents.llm:LLMAgent"},  # a chat model: llm:model=NAME;base_url=URL;... (agents/llm.py)
 }
 
 OPTION_SEPARATOR = ";"
@@ -89,7 +92,9 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     cls: Callable[..., Agent] = getattr(importlib.import_module(module), name)
     options = getattr(cls, "OPTIONS", None)
     if options is not None:
-        kwargs = parse_options(spec, arg, options)
+        # OPTION_KWARGS: an option whose constructor argument has another name (llm's ``seed``)
+        renames: Mapping[str, str] = getattr(cls, "OPTION_KWARGS", {})
+        kwargs = {renames.get(k, k): v for k, v in parse_options(spec, arg, options).items()}
         try:
             return cls(game, seed=seed, **kwargs)
         except ValueError as exc:

@@ -7,8 +7,9 @@ they can never use hidden information.
 A search agent (IS-MCTS and the like) needs more: worlds to simulate. It implements
 ``act_in(view)`` instead of ``act``, and gets a :class:`SeatView`, which exposes its seat's
 observation and legal actions and ``sample_world(rng)``, a full game state drawn from the seat's
-information set (``State.resample(seat, rng)``), and nothing else of the true state. Every tool
-asks an agent for its move through :func:`decide`, which hands each kind what it may use.
+information set (``State.resample(seat, rng)``), its view as text (``text(log)``, what the
+language-model agent reads), and nothing else of the true state. Every tool asks an agent for
+its move through :func:`decide`, which hands each kind what it may use.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from smuggle_envs.core.game import Game, State
+    from smuggle_envs.text import TextObservation
 
 
 @runtime_checkable
@@ -57,6 +59,18 @@ class SeatView:
     def sample_world(self, rng: Any = None) -> State[Any]:
         """A full state consistent with everything this seat has observed, hidden cards redrawn."""
         return self.__state.resample(self.player, rng)
+
+    def step(self) -> int:
+        """How many actions the game has had so far (every seat sees that a move was made)."""
+        return len(self.__state.history)
+
+    def text(self, log: Any = None, *, history: int | None = 40) -> TextObservation:
+        """The seat's view as text (``smuggle_envs.text.observe``): its table, the last
+        ``history`` lines of its log (``log``, a ``SeatLog`` brought up to date here, or None)
+        and its numbered legal actions. Only what the seat may know is written."""
+        from smuggle_envs.text import observe
+
+        return observe(self.__state, self.player, log, history=history)
 
 
 def decide(agent: Any, state: State[Any], player: int) -> int:

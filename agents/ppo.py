@@ -91,44 +91,61 @@ class NumpyMLP:
 
 
 class NumpyPolicy(NumpyMLP):
-    """The actor of an SB3 MLP policy as a ``NumpyMLP``: ``logits(obs)`` = action_net(policy_net(obs))."""
+    """The actor of an SB3 MLP policy as a ``NumpyMLP``: ``logits(obs)`` = action_net(policy_net(obs)).
+
+    ``critic``: the model's value network as a ``NumpyMLP`` with one output (value_net of
+    mlp_extractor.value_net), where it was copied or saved: the search's ``value=`` leaves use it
+    (agents.search_net). Its input is the seat's observation, or every seat's
+    (``State.global_observation``) for a model trained with the privileged critic."""
+
+    critic: NumpyMLP | None = None
 
     @classmethod
-    def from_sb3(cls, policy: Any) -> NumpyPolicy | None:
+    def from_sb3(cls, policy: Any, critic: bool = False) -> NumpyPolicy | None:
         """Copy the actor of ``policy`` (a MaskableActorCriticPolicy), or None if it is not a
-        plain MLP over a flattened Box observation."""
+        plain MLP over a flattened Box observation; ``critic``: its value network too (where it
+        is a plain MLP). Off by default: the rollouts that copy the actor every update need no
+        critic."""
         from stable_baselines3.common.torch_layers import FlattenExtractor
 
         if not isinstance(policy.pi_features_extractor, FlattenExtractor):
             return None
         layers = torch_layers([*policy.mlp_extractor.policy_net, policy.action_net])
-        return None if layers is None else cls(layers)
+        if layers is None:
+            return None
+        actor = cls(layers)
+        if critic and isinstance(policy.vf_features_extractor, FlattenExtractor):
+            value_layers = torch_layers([*policy.mlp_extractor.value_net, policy.value_net])
+            actor.critic = None if value_layers is None else NumpyMLP(value_layers)
+        return actor
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the actor as a compressed ``.npz`` (what the model zoo ships): numpy alone loads
-        and plays it, no torch, and it is a fraction of the SB3 zip (no critic, no Adam state)."""
-        arrays: dict[str, Any] = {"activations": np.array([act for _, _, act in self.layers])}
-        for i, (w, b, _) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        and plays it, no torch, and it is a fraction of the SB3 zip (no Adam state). The critic,
+        where there is one, goes beside it under ``critic_*`` keys (older files have none)."""
+        arrays = _layer_arrays(self.layers, "")
+        if self.critic is not None:
+            arrays.update(_layer_arrays(self.critic.layers, _CRITIC))
         with open(path, "wb") as f:  # np.savez_compressed would append ".npz" to a bare path
             np.savez_compressed(f, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> NumpyPolicy:
-        """Read a policy written by ``save``; a one-line ValueError for anything else."""
+        """Read a policy written by ``save`` (with its critic, if saved); a one-line ValueError
+        for anything else."""
         try:
             with np.load(path, allow_pickle=False) as data:
-                activations = [str(a) for a in data["activations"]]
-                layers = [(data[f"w{i}"], data[f"b{i}"], act) for i, act in enumerate(activations)]
+                layers = _read_layers(data, "")
+                critic = _read_layers(data, _CRITIC) if f"{_CRITIC}activations" in data.files else None
         except (KeyError, ValueError, OSError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path} is not a saved numpy policy: {type(exc).__name__}: {exc}") from None
-        unknown = sorted(set(activations) - set(_ACTIVATIONS))
-        if unknown or not layers:
-            raise ValueError(f"{path} is not a saved numpy policy: unknown activations {unknown} or no layers")
-        for (w, b, _), (w_next, _, _) in zip(layers, layers[1:] + [(None, None, "")]):
-            if w.ndim != 2 or b.shape != (w.shape[0],) or (w_next is not None and w_next.shape[1] != w.shape[0]):
-                raise ValueError(f"{path} is not a saved numpy policy: its layer shapes do not chain")
-        return cls(layers)
+        policy = cls(_check_layers(layers, path))
+        if critic is not None:
+            _check_layers(critic, path)
+            if critic[-1][0].shape[0] != 1:
+                raise ValueError(f"{path} is not a saved numpy policy: its critic has {critic[-1][0].shape[0]} outputs")
+            policy.critic = NumpyMLP(critic)
+        return policy
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         return self(np.asarray(observation).reshape(-1))
@@ -145,6 +162,35 @@ class NumpyPolicy(NumpyMLP):
         cumulative = np.cumsum(probs)
         u = rng.random() * cumulative[-1]
         return int(legal[min(int(np.searchsorted(cumulative, u, side="right")), legal.size - 1)])
+
+
+_CRITIC = "critic_"  # the npz key prefix of a saved critic
+
+
+def _layer_arrays(layers: list[Layer], prefix: str) -> dict[str, Any]:
+    """``layers`` as npz arrays: ``{prefix}activations``, ``{prefix}w{i}``, ``{prefix}b{i}``."""
+    arrays: dict[str, Any] = {f"{prefix}activations": np.array([act for _, _, act in layers])}
+    for i, (w, b, _) in enumerate(layers):
+        arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"] = w, b
+    return arrays
+
+
+def _read_layers(data: Any, prefix: str) -> list[Layer]:
+    """The layers saved under ``prefix`` in an open npz (a KeyError where one is missing)."""
+    activations = [str(a) for a in data[f"{prefix}activations"]]
+    return [(data[f"{prefix}w{i}"], data[f"{prefix}b{i}"], act) for i, act in enumerate(activations)]
+
+
+def _check_layers(layers: list[Layer], path: str | os.PathLike[str]) -> list[Layer]:
+    """``layers`` if they make a network: known activations, at least one layer, shapes that
+    chain; a one-line ValueError naming ``path`` otherwise."""
+    unknown = sorted({act for _, _, act in layers} - set(_ACTIVATIONS))
+    if unknown or not layers:
+        raise ValueError(f"{path} is not a saved numpy policy: unknown activations {unknown} or no layers")
+    for (w, b, _), (w_next, _, _) in zip(layers, layers[1:] + [(None, None, "")]):
+        if w.ndim != 2 or b.shape != (w.shape[0],) or (w_next is not None and w_next.shape[1] != w.shape[0]):
+            raise ValueError(f"{path} is not a saved numpy policy: its layer shapes do not chain")
+    return layers
 
 
 def _np(tensor: Any) -> np.ndarray:
@@ -219,7 +265,8 @@ def load_model(path: str) -> tuple[Any, NumpyPolicy | None]:
         random.setstate(saved[0])
         np.random.set_state(saved[1])
         torch.set_rng_state(saved[2])
-    entry = (model, NumpyPolicy.from_sb3(model.policy))
+    # With its critic: what the search's value leaves read (agents.search_net).
+    entry = (model, NumpyPolicy.from_sb3(model.policy, critic=True))
     with _CACHE_LOCK:
         _CACHE[key] = entry
     return entry

@@ -8,7 +8,10 @@ full states, so the search plays them out freely; the true state is never read.
 * :class:`ISMCTSAgent` (spec ``ismcts``): SO-ISMCTS (Cowling, Powley & Whitehouse 2012). Every
   iteration samples a world, descends one tree keyed by the actions taken since the root with
   UCB1 over the actions available in that world (availability counts), expands one node, plays
-  out, and backs the returns up, each edge with the return of the seat that chose it.
+  out, and backs the returns up, each edge with the return of the seat that chose it. With a
+  network (``prior=zoo``, ``prior=ppo:PATH``) the descent is PUCT over the network's masked
+  action probabilities, and with ``value=...`` a leaf is scored by the network's value of the
+  sampled world instead of a playout (:mod:`agents.search_net`; networks see sampled worlds only).
 * :class:`PIMCAgent` (spec ``pimc``): perfect-information Monte Carlo. Samples ``worlds`` worlds;
   in each, every legal action is tried ``sims`` times with a playout; the action with the best
   mean return over all worlds is played.
@@ -28,8 +31,10 @@ import numpy as np
 
 from smuggle_envs.core.outcomes import REWARD_MODES, check_reward_mode
 
+from .search_net import SearchNetwork, is_network_spec, masked_probabilities, option_parser
+
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from smuggle_envs.core.game import Game, State
 
@@ -37,16 +42,18 @@ if TYPE_CHECKING:
 
 ROLLOUTS = ("random", "rule")
 OPPONENT_MODELS = ("search", "rule")  # how the tree chooses the other seats' moves
-PRIORS = ("none", "rule")  # which new actions a node tries, and how fast it widens
+PRIORS = ("none", "rule")  # which new actions a node tries, and how fast it widens (or a network: PUCT)
 
 
 class _Node:
     """A tree node: the information set reached by one action sequence from the root. The edge
     statistics (``visits``, ``total``) are of the seat that chose the action into this node (the
     seat to act at its parent); ``avail`` counts the parent's visits in which the action was
-    legal (the UCB1 ``N`` of SO-ISMCTS)."""
+    legal (the UCB1 ``N`` of SO-ISMCTS). ``prior``: with a network prior, the node's cached
+    ``(legal, actor, logits, probability by action, actions most probable first)`` (one forward
+    pass per node)."""
 
-    __slots__ = ("avail", "children", "passes", "total", "visits")
+    __slots__ = ("avail", "children", "passes", "prior", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -54,6 +61,7 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.prior: tuple[tuple[int, ...], int, np.ndarray, dict[int, float], list[int]] | None = None
 
 
 def _check_positive(name: str, value: Any, kind: type, allow_none: bool = False) -> Any:
@@ -128,7 +136,12 @@ class _SearchBase:
         stopped by ``rollout_depth`` (default: the game's ``playout_depth``, None for most games)
         is scored by ``world.returns(mode)`` as the scores stand."""
         cap = self.rollout_depth if self.rollout_depth is not None else world.game.playout_depth
-        steps = cap if cap is not None else -1
+        self._advance(world, cap if cap is not None else -1)
+        return world.returns(self.mode)
+
+    def _advance(self, world: State[Any], steps: int) -> None:
+        """Play up to ``steps`` decisions of ``world`` (in place; -1: to the end) with the
+        rollout policy."""
         if self.rollout == "random":
             rand = self.rng.random
             while steps and not world.is_terminal():
@@ -142,7 +155,6 @@ class _SearchBase:
                 bot = self._rule_bot(game, p)
                 world.apply_action(int(bot.act(world.observation(p), world.legal_action_mask())))
                 steps -= 1
-        return world.returns(self.mode)
 
     def _world_rng(self) -> random.Random:
         return random.Random(self.rng.getrandbits(64))
@@ -159,7 +171,10 @@ class ISMCTSAgent(_SearchBase):
     (an opponent model: the other seats play their rule bot on their own observation of the
     world, so the tree branches on the searcher's moves only and searches a best response to
     the rule bots). ``prior`` ``none`` or ``rule``: see ``_widen``; with ``rule`` the move played is the rule
-    bot's unless another beats it by ``margin`` standard errors (``_keep_or_improve``)."""
+    bot's unless another beats it by ``margin`` standard errors (``_keep_or_improve``). ``prior``
+    a network (``zoo``, ``zoo:ENV_ID[@N]``, ``ppo:PATH``): PUCT (``_puct_choice``). ``value`` a
+    network: leaves scored by its value (after ``value_playout`` rollout decisions) instead of a
+    playout (``_leaf``)."""
 
     name = "ismcts"
     OPTIONS = {
@@ -171,8 +186,10 @@ class ISMCTSAgent(_SearchBase):
         "mode": REWARD_MODES,
         "seconds": float,
         "opponents": OPPONENT_MODELS,
-        "prior": PRIORS,
+        "prior": option_parser(*PRIORS),
         "margin": float,
+        "value": option_parser("none"),
+        "value_playout": int,
     }
 
     def __init__(
@@ -190,14 +207,16 @@ class ISMCTSAgent(_SearchBase):
         opponents: str = "search",
         prior: str = "none",
         margin: float = 2.0,
+        value: str = "none",
+        value_playout: int = 0,
     ):
         super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
         if opponents not in OPPONENT_MODELS:
             raise ValueError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, got {opponents!r}")
         self.opponents = opponents
-        if prior not in PRIORS:
-            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {prior!r}")
-        self.prior = prior
+        self.prior, self.value = prior, value
+        self.value_playout = value_playout
+        self.network = self._networks(game)
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not math.isfinite(margin) or margin < 0:
             raise ValueError(f"margin must be a non-negative number, got {margin!r}")
         self.margin = float(margin)
@@ -208,6 +227,27 @@ class ISMCTSAgent(_SearchBase):
         self.max_depth = _check_positive("max_depth", max_depth, int, allow_none=True)
         self.seconds = _check_positive("seconds", seconds, float, allow_none=True)
 
+    def _networks(self, game: Game | None) -> SearchNetwork | None:
+        """Check ``prior``, ``value`` and ``value_playout``; load the networks they name."""
+        if self.prior not in PRIORS and not is_network_spec(self.prior):
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)} or a network, got {self.prior!r}")
+        if self.value != "none" and not is_network_spec(self.value):
+            raise ValueError(f"value must be none or a network (zoo, ppo:PATH), got {self.value!r}")
+        vp = self.value_playout
+        if isinstance(vp, bool) or not isinstance(vp, (int, np.integer)) or vp < 0:
+            raise ValueError(f"value_playout must be 0 or more, got {vp!r}")
+        if vp and self.value == "none":
+            raise ValueError(
+                "value_playout needs value=zoo or value=ppo:PATH (without a value, rollout_depth caps the playout)"
+            )
+        prior = self.prior if is_network_spec(self.prior) else None
+        value = self.value if self.value != "none" else None
+        if prior is None and value is None:
+            return None
+        if game is None:
+            raise ValueError("a search with a network (prior= or value=) needs the game")
+        return SearchNetwork(game, prior, value)
+
     def act_in(self, view: SeatView) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
@@ -215,9 +255,13 @@ class ISMCTSAgent(_SearchBase):
             return legal[0]
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        puct = self.network is not None and self.network.prior is not None
         n = 0
         while True:
-            self._iterate(view, root)
+            if puct:
+                self._iterate_puct(view, root)
+            else:
+                self._iterate(view, root)
             n += 1
             if deadline is None and n >= self.sims:
                 break
@@ -297,10 +341,96 @@ class ISMCTSAgent(_SearchBase):
             world.apply_action(best_action)
             path.append((node, actor))
             depth += 1
-        returns = self._playout(world)
+        returns = self._leaf(world, path)
         for child, actor in path:
             child.visits += 1
             child.total += returns[actor]
+
+    def _leaf(self, world: State[Any], path: list[tuple[_Node, int]]) -> Mapping[int, float] | list[float]:
+        """Every seat's return from the leaf ``world`` (each edge of ``path`` takes its chooser's):
+        a playout, or with ``value`` the network's value of the world from each seat on the path
+        (one batch) after ``value_playout`` rollout decisions; a terminal world is scored
+        exactly."""
+        network = self.network
+        if network is None or network.critic is None:
+            return self._playout(world)
+        if self.value_playout:
+            self._advance(world, self.value_playout)
+        if world.is_terminal():
+            return world.returns(self.mode)
+        seats = sorted({actor for _, actor in path})
+        return network.values(world, seats) if seats else {}
+
+    def _iterate_puct(self, view: SeatView, root: _Node) -> None:
+        """One iteration with a network prior: descend by PUCT (``_puct_choice``) until an action
+        with no node yet, make it, score the leaf (``_leaf``), back the returns up. Opponent
+        models move as in ``_iterate``; ``max_depth`` stops the descent there."""
+        world = view.sample_world(self._world_rng())
+        node = root
+        path: list[tuple[_Node, int]] = []
+        modelled, me, depth = self.opponents == "rule", view.player, 0
+        while not world.is_terminal():
+            actor = world.current_player()
+            if modelled and actor != me:
+                action = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
+                node = node.children.setdefault(action, _Node())
+                world.apply_action(action)
+                continue
+            if self.max_depth is not None and depth >= self.max_depth:
+                break
+            action = self._puct_choice(node, world, actor)
+            child = node.children.get(action)
+            world.apply_action(action)
+            if child is None:  # a new node: the leaf of this iteration
+                child = node.children[action] = _Node()
+                path.append((child, actor))
+                break
+            path.append((child, actor))
+            node, depth = child, depth + 1
+        returns = self._leaf(world, path)
+        for child, actor in path:
+            child.visits += 1
+            child.total += returns[actor]
+
+    def _puct_choice(self, node: _Node, world: State[Any], actor: int) -> int:
+        """PUCT: the legal action maximising ``Q + c * P * sqrt(N) / (1 + n)``, ``P`` the network's
+        masked probability for ``actor``'s observation of the world (computed at the node's first
+        visit and cached; renormalised where another world has other legal actions), ``N`` the
+        node's descents, ``n`` and ``Q`` the child's visits and mean return for ``actor``. An
+        unvisited action's ``Q`` is the mean over the visited ones (0 before any), so the prior
+        alone orders them; ties go to the more probable action."""
+        legal = world.legal_actions()
+        cached = node.prior
+        if cached is None or cached[0] != legal or cached[1] != actor:
+            assert self.network is not None
+            logits = cached[2] if cached is not None and cached[1] == actor else self.network.prior_logits(world, actor)
+            by_action, ranked = masked_probabilities(logits, legal)
+            node.prior = cached = (legal, actor, logits, by_action, ranked)
+        by_action, ranked = cached[3], cached[4]
+        c = self.c
+        sqrt_n = math.sqrt(node.passes)
+        node.passes += 1
+        best, best_key = ranked[0], (-math.inf, -math.inf)
+        total, visits = 0.0, 0
+        # The visited children only (a few), not every legal action (hundreds in Smuggle).
+        for a, child in node.children.items():
+            p = by_action.get(a)
+            if p is None or not child.visits:  # not legal in this world, or never visited
+                continue
+            total += child.total
+            visits += child.visits
+            key = (child.total / child.visits + c * p * sqrt_n / (1 + child.visits), p)
+            if key > best_key:
+                best, best_key = a, key
+        fpu = total / visits if visits else 0.0
+        for a in ranked:  # the most probable unvisited action stands for all of them
+            unvisited = node.children.get(a)
+            if unvisited is None or not unvisited.visits:
+                p = by_action[a]
+                if (fpu + c * p * sqrt_n, p) > best_key:
+                    best = a
+                break
+        return best
 
     def _widen(self, node: _Node, tried: list[int], legal: tuple[int, ...]) -> bool:
         """Whether to try a new action here. Plain SO-ISMCTS tries every legal action once before

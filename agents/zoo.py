@@ -3,8 +3,9 @@
 ``zoo:smuggle_v0`` is the zoo's model for Smuggle at the game's player count, ``zoo:smuggle_v0@3``
 the one for 3 players, and plain ``zoo`` the one for the game being played. A model is the
 policy network of a trained MaskablePPO model as a numpy ``.npz`` (``NumpyPolicy.save``: no
-critic, no optimizer state, no torch needed to play it) in ``agents/zoo/``, listed in
-``agents/zoo/models.json``::
+optimizer state, no torch needed to play it; ``add_model`` writes the value network beside it,
+which the search's ``value=zoo`` leaves read; files added before that hold the policy only) in
+``agents/zoo/``, listed in ``agents/zoo/models.json``::
 
     {"smuggle_v0@4": {"file": "smuggle_v0-4p.npz", "sha256": "...",
                       "command": "smuggle train smuggle_v0 --players 4 --steps 200000 ...",

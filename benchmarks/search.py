@@ -7,30 +7,52 @@ Export: 40 decisions; ``--rollout-depth`` sets another cap). Positions are
 taken from random games (every 10th decision with at least two legal actions), the same ones every
 run; the columns split the cost into resample and playout.
 
+Networks (``--network``, issue #28): the same positions searched with UCB and playouts, with the
+zoo network's prior (PUCT) and playouts, and with the prior and network leaves (``value=``: no
+playout, or ``value_playout=5`` decisions first): sims/s and the network's forward passes per
+simulation, ``--network-sims`` simulations a decision (default 50). Where the zoo's model has no
+value head (the shipped files hold the policy only), the value rows time a stand-in critic of the
+zoo actor's size (random weights: timing only, not strength). ``--save`` writes the table to
+``docs/img/data/search_network.json`` (``scripts/update_docs.py`` puts it in docs/benchmarks.md).
+
 Strength (``--strength``): IS-MCTS against 3 random agents and against 3 rule bots, seat-rotated
 (game g puts the search bot in seat g mod N, seed K+g), win rate with a 95% Wilson interval (a
 shared win counts 1/k) and the mean seconds per search decision.
 
     python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4]
+    python benchmarks/search.py --network [--seconds 1] [--save]
     python benchmarks/search.py --strength --envs smuggle_v0 --games 500 --spec ismcts:sims=50 --workers 2
     python benchmarks/search.py --strength ... --log games.jsonl   # one line per finished game
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
-import multiprocessing
-import random
-import time
-from collections.abc import Iterator
+import os
 
-import smuggle_envs
-from agents import make_agent
-from agents.arena import play
-from agents.base import SeatView
-from agents.search import ISMCTSAgent
+# One core, one BLAS thread: a simulation's network products are a few rows, where BLAS threads
+# only add synchronisation (a 4-row value batch took 1.8 ms with them on the busy 2-core machine,
+# 0.16 ms without). Set before numpy loads its BLAS.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import multiprocessing  # noqa: E402
+import random  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import smuggle_envs  # noqa: E402
+from agents import make_agent  # noqa: E402
+from agents.arena import play  # noqa: E402
+from agents.base import SeatView  # noqa: E402
+from agents.search import ISMCTSAgent  # noqa: E402
 
 
 def positions(game, count: int = 40, seed: int = 0) -> list:
@@ -89,6 +111,83 @@ def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) 
         "playout_us": playout_us,
         "playout_steps": steps / 200,
     }
+
+
+NETWORK_ROWS = (
+    ("UCB, playouts", ""),
+    ("PUCT prior=zoo, playouts", "prior=zoo"),
+    ("PUCT prior=zoo, value leaves", "prior=zoo;value={value}"),
+    ("PUCT prior=zoo, value_playout=5", "prior=zoo;value={value};value_playout=5"),
+)
+DATA = Path(__file__).resolve().parents[1] / "docs" / "img" / "data" / "search_network.json"
+
+
+def value_spec(game, folder: str) -> tuple[str, bool]:
+    """``value=`` for the zoo's model: ``zoo`` where it ships a value head, else a stand-in (the
+    zoo's policy with a random critic of its actor's layer sizes, saved in ``folder``): True
+    when it is the stand-in."""
+    from agents.ppo import NumpyMLP
+    from agents.zoo import ZooAgent
+
+    policy = ZooAgent(game).policy
+    if policy.critic is not None:
+        return "zoo", False
+    rng = np.random.default_rng(0)
+    sizes = [w.shape[1] for w, _, _ in policy.layers] + [1]
+    layers = [
+        (rng.normal(0, 1 / np.sqrt(n_in), (n_out, n_in)), np.zeros(n_out), "Tanh" if n_out > 1 else "Identity")
+        for n_in, n_out in itertools.pairwise(sizes)
+    ]
+    policy.critic = NumpyMLP(layers)
+    path = Path(folder) / f"{game.env_id}-standin.npz"
+    try:
+        policy.save(path)
+    finally:
+        policy.critic = None  # the zoo's cached policy stays as shipped
+    return f"ppo:{path}", True
+
+
+def network_speed(env_id: str, players: int, seconds: float, sims: int) -> list[dict]:
+    """Sims/s and forward passes per simulation of each ``NETWORK_ROWS`` search on the speed
+    positions, ``seconds`` each."""
+    game = smuggle_envs.make_game(env_id, num_players=players)
+    views = [SeatView(s, s.current_player()) for s in positions(game)]
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        value, standin = value_spec(game, folder)
+        for label, options in NETWORK_ROWS:
+            agent = make_agent(f"ismcts:sims={sims};{options.format(value=value)}", game, seed=0)
+            done, i = 0, 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                agent.act_in(views[i % len(views)])
+                done += agent.iterations
+                i += 1
+            rate = done / (time.perf_counter() - start)
+            net = agent.network
+            rows.append(
+                {
+                    "env": env_id,
+                    "search": label + (" (stand-in value head)" if standin and "value" in options else ""),
+                    "sims_per_s": rate,
+                    "prior_per_sim": net.prior_calls / max(done, 1) if net is not None else 0.0,
+                    "value_per_sim": net.value_calls / max(done, 1) if net is not None else 0.0,
+                }
+            )
+    return rows
+
+
+def save_network_table(rows: list[dict], command: str) -> None:
+    """Write the rows as ``docs/img/data/search_network.json`` (a ``data-table`` of the docs)."""
+    table = {
+        "headers": ["game", "search", "sims/s", "prior passes / sim", "value passes / sim"],
+        "align": "llrrr",
+        "rows": [
+            [r["env"], r["search"], f"{r['sims_per_s']:,.0f}", f"{r['prior_per_sim']:.2f}", f"{r['value_per_sim']:.2f}"]
+            for r in rows
+        ],
+    }
+    DATA.write_text(json.dumps({"command": command, "table": table}, indent=1) + "\n", encoding="utf-8")
 
 
 def _one_game(task: tuple) -> tuple[float, float, int]:
@@ -167,6 +266,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of search per game (speed)")
     parser.add_argument("--rollout-depth", type=int, default=None, help="cap on playout length (speed)")
     parser.add_argument("--strength", action="store_true", help="measure win rates instead of speed")
+    parser.add_argument("--network", action="store_true", help="sims/s with the zoo network's prior and value leaves")
+    parser.add_argument("--network-sims", type=int, default=50, help="simulations a decision (--network)")
+    parser.add_argument("--save", action="store_true", help=f"write the --network table to {DATA.name}")
     parser.add_argument("--spec", default="ismcts:sims=200", help="the search bot (strength)")
     parser.add_argument("--games", type=int, default=100, help="games per cell (strength)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (strength)")
@@ -197,6 +299,9 @@ def main(argv=None) -> None:
                     flush=True,
                 )
         return
+    if args.network:
+        _print_network(envs, args)
+        return
     print(
         f"{'game':20s} {'players':>7s} {'sims/s':>8s} {'resample us':>11s} {'playout us':>10s} {'playout steps':>13s}"
     )
@@ -206,6 +311,24 @@ def main(argv=None) -> None:
             f"{env_id:20s} {row['players']:7d} {row['sims_per_s']:8,.0f} {row['resample_us']:11.0f} "
             f"{row['playout_us']:10.0f} {row['playout_steps']:13.1f}",
             flush=True,
+        )
+
+
+def _print_network(envs: list[str], args: argparse.Namespace) -> None:
+    """The ``--network`` table, printed (and with ``--save`` written for the docs)."""
+    print(f"{'game':20s} {'search':52s} {'sims/s':>8s} {'prior/sim':>9s} {'value/sim':>9s}")
+    rows = []
+    for env_id in envs:
+        for row in network_speed(env_id, args.players, args.seconds, args.network_sims):
+            rows.append(row)
+            print(
+                f"{env_id:20s} {row['search']:52s} {row['sims_per_s']:8,.0f} "
+                f"{row['prior_per_sim']:9.2f} {row['value_per_sim']:9.2f}",
+                flush=True,
+            )
+    if args.save:
+        save_network_table(
+            rows, f"python benchmarks/search.py --network --seconds {args.seconds:g} --players {args.players}"
         )
 
 

@@ -120,6 +120,11 @@ def draw_exploit(data: Path, png: Path) -> None:
     _script("benchmarks/exploit_table.py").plot(json.loads(data.read_text(encoding="utf-8"))["rows"], png)
 
 
+def draw_equilibrium(data: Path, png: Path) -> None:
+    """``benchmarks/equilibrium.py``'s figure, from the counts it saved beside it."""
+    _script("benchmarks/equilibrium.py").plot(json.loads(data.read_text(encoding="utf-8"))["results"], png)
+
+
 def draw_scaling(data: Path, png: Path) -> None:
     """``benchmarks/train_scaling.py --from-json``'s figure."""
     module = _script("benchmarks/train_scaling.py")
@@ -421,6 +426,14 @@ def _measured() -> list[Figure]:
             for t in ("rule", "zoo")
         ),
         Figure(
+            "equilibrium.png",
+            "stored",
+            "benchmarks/equilibrium.py: plot",
+            "equilibrium.json",
+            "python benchmarks/equilibrium.py (about 5 minutes)",
+            draw_equilibrium,
+        ),
+        Figure(
             "train_scaling.png",
             "stored",
             "benchmarks/train_scaling.py: plot",
@@ -454,7 +467,36 @@ def _tournaments() -> list[Figure]:
     ]
 
 
-FIGURES: dict[str, Figure] = {f.name: f for f in [*_measured(), *_tournaments(), *_curves(), *_screenshots()]}
+def draw_lie_detection(data: Path, png: Path) -> None:
+    """``benchmarks/lie_detection.py``'s figure (``plot_lie_detection``) from the JSON it writes."""
+    from training.bluffing.plots import plot_lie_detection
+
+    plot_lie_detection(json.loads(data.read_text(encoding="utf-8")), png)
+
+
+def measure_lie_detection(data: Path) -> None:
+    """``benchmarks/lie_detection.py`` at its default budget; its JSON kept as ``data``."""
+    with tempfile.TemporaryDirectory(prefix="figures-") as tmp:
+        _run(["benchmarks/lie_detection.py", "--data", str(data), "--plot", str(Path(tmp) / "lie_detection.png")])
+
+
+def _bluffing() -> list[Figure]:
+    return [
+        Figure(
+            "lie_detection.png",
+            "run",
+            "training/bluffing/plots.py: plot_lie_detection (benchmarks/lie_detection.py)",
+            "lie_detection.json",
+            "python benchmarks/lie_detection.py (about 2 to 4 minutes on one core)",
+            draw_lie_detection,
+            measure_lie_detection,
+        )
+    ]
+
+
+FIGURES: dict[str, Figure] = {
+    f.name: f for f in [*_measured(), *_tournaments(), *_bluffing(), *_curves(), *_screenshots()]
+}
 
 
 def table(data_dir: Path = DATA) -> str:

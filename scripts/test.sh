@@ -3,7 +3,7 @@
 # (what CI runs). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh train,dev,ray,openspiel,torchrl,rllib,web,docs
+source scripts/setup.sh train,dev,ray,openspiel,torchrl,rllib,web,docs,text,llm,dataset
 bash scripts/browser.sh  # chromium + chromedriver for tests/training/web/test_browser.py
 echo "ruff: lint and format"
 ruff check .

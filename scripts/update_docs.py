@@ -24,6 +24,15 @@ Each generated block sits between two HTML comments (invisible on GitHub and in 
 ``<!-- command-budgets -->`` ... ``<!-- /command-budgets -->``
     the small budgets with which the test suite runs the docs' shell commands
     (``scripts/doc_commands.py``), in docs/docs.md.
+``<!-- data-table: NAME -->`` / ``<!-- data-table: NAME/KEY -->`` ... ``<!-- /data-table -->``
+    a table of measured figures, from ``docs/img/data/NAME.json``'s ``"table"`` entry (or its
+    ``"tables"`` entry ``KEY``): ``{"headers": [...], "align": "lrr...", "rows": [[cell, ...]]}``,
+    written by the benchmark that measured them (``benchmarks/exploit_validation.py``,
+    ``benchmarks/equilibrium.py``): a measured number is written by its script, never typed.
+``<!-- text-prompt: ENV_ID seed=K decisions=D history=H -->`` ... ``<!-- /text-prompt -->``
+    the prompt a language model (or ``smuggle play``) reads, as a ``text`` block: deal K played by
+    rule bots for D decisions, then ``smuggle_envs.text.observe`` of the seat to decide, with the
+    last H lines of its log (docs/llm.md).
 
 The test suite runs ``--check`` (tests/docs/test_generated.py), so a change to an encoder, an
 action space or the registry fails CI until the docs are regenerated.
@@ -32,6 +41,7 @@ action space or the registry fails CI until the docs are regenerated.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from fractions import Fraction
@@ -49,6 +59,10 @@ LAYOUT = re.compile(r"(<!-- layout: (\w+) num_players=(\d+) -->\n)(.*?)(\n<!-- /
 ENV_TABLE = re.compile(r"(<!-- env-table: (\S*) -->\n)(.*?)\n?(<!-- /env-table -->)", re.S)
 ZOO_TABLE = re.compile(r"(<!-- zoo-table: (full|headline) -->\n)(.*?)\n?(<!-- /zoo-table -->)", re.S)
 BUDGETS = re.compile(r"(<!-- command-budgets -->\n)(.*?)\n?(<!-- /command-budgets -->)", re.S)
+DATA_TABLE = re.compile(r"(<!-- data-table: ([\w.-]+(?:/\w+)?) -->\n)(.*?)\n?(<!-- /data-table -->)", re.S)
+PROMPT = re.compile(
+    r"(<!-- text-prompt: (\w+) seed=(\d+) decisions=(\d+) history=(\d+) -->\n)(.*?)\n?(<!-- /text-prompt -->)", re.S
+)
 INLINE = re.compile(r"(<!-- (obs-size|actions): (\w+)(?: num_players=(\d+))? -->)(.*?)(<!-- /\2 -->)")
 
 
@@ -168,6 +182,34 @@ def budget_tables() -> str:
     return "\n".join(rows)
 
 
+def data_table(name: str) -> str:
+    """The Markdown table stored in ``docs/img/data/<name>.json`` under ``"table"``, or for
+    ``<name>/<key>`` under ``"tables"`` -> ``key``."""
+    name, _, key = name.partition("/")
+    data = json.loads((ROOT / "docs" / "img" / "data" / f"{name}.json").read_text(encoding="utf-8"))
+    table = data["tables"][key] if key else data["table"]
+    align = {"l": "---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(table["headers"]) + " |", "|" + "|".join(align[a] for a in table["align"]) + "|"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in table["rows"]]
+    return "\n".join(lines)
+
+
+def text_prompt(env_id: str, seed: int, decisions: int, history: int) -> str:
+    """The prompt of the seat deciding after ``decisions`` decisions of deal ``seed`` played by
+    rule bots (seeded: the same text every time), as a fenced ``text`` block."""
+    from agents import make_agent
+    from agents.arena import play
+    from smuggle_envs.text import observe
+
+    game = smuggle_envs.make_game(env_id)
+    bots = [make_agent("rule", game, seed=i) for i in range(game.num_players)]
+    state = play(game, bots, seed, max_decisions=decisions).state
+    if state.is_terminal():
+        raise ValueError(f"{env_id} deal {seed} is over before {decisions} decisions: no prompt to show")
+    prompt = observe(state, state.current_player(), history=history).prompt
+    return "```text\n" + prompt.rstrip("\n") + "\n```"
+
+
 def update(text: str) -> str:
     """``text`` with every generated block rewritten from the code."""
 
@@ -189,6 +231,10 @@ def update(text: str) -> str:
     text = ENV_TABLE.sub(lambda m: m.group(1) + env_table(m.group(2)) + "\n" + m.group(4), text)
     text = ZOO_TABLE.sub(lambda m: m.group(1) + zoo_table(m.group(2)) + "\n" + m.group(4), text)
     text = BUDGETS.sub(lambda m: m.group(1) + budget_tables() + "\n" + m.group(3), text)
+    text = DATA_TABLE.sub(lambda m: m.group(1) + data_table(m.group(2)) + "\n" + m.group(4), text)
+    text = PROMPT.sub(
+        lambda m: m.group(1) + text_prompt(m.group(2), *map(int, m.group(3, 4, 5))) + "\n" + m.group(7), text
+    )
     return INLINE.sub(inline, text)
 
 

@@ -2,7 +2,9 @@
 
 The five games of the package are listed here; a game that lives elsewhere (a test fixture's,
 another package's) joins with one call to :func:`register`, after which ``make``, ``make_game``,
-``ENV_IDS``, ``describe()`` (``smuggle list``) and replays know it like the others.
+``ENV_IDS``, ``describe()`` (``smuggle list``) and replays know it like the others. A family of
+ids registers itself the first time one of them is asked for (``ON_DEMAND``: the OpenSpiel games
+``os_kuhn_poker_v0``, ``os_leduc_poker_v0``, ``os_sheriff_v0`` of ``smuggle_envs.pyspiel_game``).
 """
 
 from __future__ import annotations
@@ -72,7 +74,26 @@ def register(
             setattr(package, env_id, env_module)
 
 
+# Families of env ids registered on first use, by prefix: "module:function" registers them. Named
+# by string (imported only then), so the registry imports nothing above it and ENV_IDS stays the
+# package's games until one of these ids is asked for (``smuggle exploit ... --env os_kuhn_poker_v0``).
+ON_DEMAND = {"os_": "smuggle_envs.pyspiel_game:register_openspiel_games"}
+
+
+def _register_on_demand(env_id: str) -> None:
+    """Register the family of ``env_id`` if it belongs to one of ``ON_DEMAND`` (once)."""
+    for prefix, target in ON_DEMAND.items():
+        if env_id.startswith(prefix):
+            module, _, function = target.partition(":")
+            try:
+                getattr(importlib.import_module(module), function)()
+            except ImportError as exc:
+                raise ConfigError(f"{env_id!r} needs OpenSpiel: pip install -e '.[openspiel]' ({exc})") from None
+
+
 def game_class(env_id: str) -> type[Game]:
+    if isinstance(env_id, str) and env_id not in _GAMES:
+        _register_on_demand(env_id)
     try:
         module, name, _, _ = _GAMES[env_id]
     except KeyError:

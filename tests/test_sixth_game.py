@@ -49,7 +49,8 @@ FAMILIES = {
     "tests/core/families/test_hidden_information_family.py": 7,  # resample sweeps, who decides next
     "tests/core/families/test_recall_family.py": 2,  # perfect recall of resample
     "tests/core/families/test_determinism_family.py": 17,  # seeds, clones, replays
-    "tests/core/test_all_games_contract.py": 19,  # the engine contract (but the hash-seed child processes)
+    "tests/core/test_all_games_contract.py": 19,
+    "tests/core/families/test_text_family.py": 6,  # the text interface: prompts and logs leak nothing  # the engine contract (but the hash-seed child processes)
     "tests/training/web/test_no_leak.py": 1,  # the web-view family: a seat's API responses leak nothing
     "tests/training/web/test_marks.py": 1,
     "tests/training/web/test_page_views.py": 1,

@@ -20,6 +20,14 @@ One file holds any number of tournaments. Tables:
     ``finished`` (UTC time).
 ``ratings``
     The latest ratings of each tournament's agents (rebuilt from the games after each run).
+``agent_calls``
+    What the agents that keep records (``take_records()``, the ``llm:`` agent's model calls) did
+    in a stored game, one row a decision: ``game_id``, ``seat``, ``step`` (the actions before
+    it), ``agent`` (the tournament's name for it), ``prompt_json`` (the messages sent, JSON),
+    ``answer``, ``action``, ``prompt_tokens`` and ``completion_tokens`` (when reported),
+    ``latency_s``, ``retries``, ``parse_failures``, ``fallback`` (the move's source when the
+    answers gave none), ``error`` (the last one) and ``extra`` (the record's other keys, JSON).
+    Stored in the game's own transaction; added to older databases when opened for writing.
 
 The database runs in WAL mode and each finished game is committed in its own transaction, so a
 tournament killed at any moment loses at most the games still being played; ``INSERT ... ON
@@ -103,7 +111,28 @@ CREATE TABLE IF NOT EXISTS ratings (
     updated       TEXT NOT NULL,
     PRIMARY KEY (tournament_id, agent)
 );
+CREATE TABLE IF NOT EXISTS agent_calls (
+    game_id           INTEGER NOT NULL REFERENCES games(id),
+    seat              INTEGER NOT NULL,
+    step              INTEGER NOT NULL,
+    agent             TEXT NOT NULL,
+    prompt_json       TEXT NOT NULL,
+    answer            TEXT,
+    action            INTEGER,
+    prompt_tokens     INTEGER,
+    completion_tokens INTEGER,
+    latency_s         REAL NOT NULL,
+    retries           INTEGER NOT NULL,
+    parse_failures    INTEGER NOT NULL,
+    fallback          TEXT,
+    error             TEXT,
+    extra             TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_calls_by_game ON agent_calls (game_id, step);
 """
+
+# The columns of ``agent_calls`` read from a record by name (``extra`` keeps the rest).
+_CALL_FIELDS = ("answer", "action", "prompt_tokens", "completion_tokens", "fallback", "error")
 
 
 class DatabaseError(Exception):
@@ -400,7 +429,9 @@ class TournamentDB:
     def insert_game(self, tournament: Tournament, spec: ScheduledGame, result: dict[str, Any]) -> bool:
         """Store one finished game in its own transaction; False if its key was already stored.
 
-        ``result`` holds ``scores``, ``ranks``, ``actions``, ``terminal`` and ``duration``.
+        ``result`` holds ``scores``, ``ranks``, ``actions``, ``terminal`` and ``duration``, and
+        ``calls`` (optional): the records of the agents that keep them, each with its ``seat``,
+        stored in ``agent_calls`` with the game.
         """
         names = tournament.names
         play_specs = [a.play_spec for a in tournament.agents]
@@ -429,7 +460,17 @@ class TournamentDB:
                     _now(),
                 ),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            if result.get("calls"):
+                names_by_seat = [names[a] for a in spec.seating]
+                self.conn.executemany(
+                    "INSERT INTO agent_calls (game_id, seat, step, agent, prompt_json, answer, action, prompt_tokens, "
+                    "completion_tokens, latency_s, retries, parse_failures, fallback, error, extra) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_call_row(cur.lastrowid, names_by_seat, r) for r in result["calls"]],
+                )
+            return True
 
     _GAME_COLUMNS = (
         "id, tournament_id, game_key, deal, rotation, seed, env_id, config, seating, "
@@ -509,6 +550,29 @@ class TournamentDB:
             raise DatabaseError(f"no game {game_id} in {str(self.path)!r}; it has {have}")
         return self._record(row)
 
+    # ----- agent calls -------------------------------------------------------------------------
+    def agent_calls(self, tournament_id: int | None = None) -> Iterator[dict[str, Any]]:
+        """The stored agent records (``agent_calls``) of one tournament or all, in game then step
+        order, each a dict of the table's columns (``messages``: the prompt, parsed; ``extra``
+        merged in) with its game's ``tournament_id``, ``env_id`` and ``game_seed``. None in a
+        database older than the table."""
+        if not self._has_table("agent_calls"):
+            return
+        where, args = ("WHERE g.tournament_id = ?", (tournament_id,)) if tournament_id is not None else ("", ())
+        cur = self.conn.execute(
+            "SELECT c.game_id, g.tournament_id, g.env_id, g.seed, c.seat, c.step, c.agent, c.prompt_json, c.answer, "
+            "c.action, c.prompt_tokens, c.completion_tokens, c.latency_s, c.retries, c.parse_failures, c.fallback, "
+            f"c.error, c.extra FROM agent_calls c JOIN games g ON g.id = c.game_id {where} "
+            "ORDER BY c.game_id, c.step, c.seat",
+            args,
+        )
+        for row in self._rows(cur):
+            yield _call_record(row)
+
+    def _has_table(self, name: str) -> bool:
+        found = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name = ?", (name,)).fetchone()
+        return found is not None
+
     # ----- ratings -----------------------------------------------------------------------------
     def save_ratings(self, tournament_id: int, ratings: Sequence[tuple[str, float, float, float, int]]) -> None:
         """Replace the stored ratings: rows of (agent, mu, sigma, ordinal, games)."""
@@ -529,6 +593,52 @@ class TournamentDB:
                 "SELECT agent, mu, sigma, ordinal, games FROM ratings WHERE tournament_id = ?", (tournament_id,)
             )
         }
+
+
+def _call_row(game_id: int | None, names_by_seat: Sequence[str], record: dict[str, Any]) -> tuple[Any, ...]:
+    """One ``agent_calls`` row of an agent's record (any agent's: missing fields stay empty)."""
+    seat = int(record["seat"])
+    known = {"seat", "step", "messages", "latency_s", "retries", "parse_failures", *_CALL_FIELDS}
+    extra = {k: v for k, v in record.items() if k not in known}
+    return (
+        game_id,
+        seat,
+        int(record.get("step", 0)),
+        names_by_seat[seat],
+        _dumps(record.get("messages", [])),
+        *(record.get(name) for name in _CALL_FIELDS[:4]),
+        float(record.get("latency_s") or 0.0),
+        int(record.get("retries") or 0),
+        int(record.get("parse_failures") or 0),
+        *(record.get(name) for name in _CALL_FIELDS[4:]),
+        _dumps(extra),
+    )
+
+
+def _call_record(row: Sequence[Any]) -> dict[str, Any]:
+    """A stored ``agent_calls`` row (joined with its game) as a plain dict."""
+    (gid, tid, env_id, seed, seat, step, agent, prompt, answer, action, p_tok, c_tok, latency, retries, fails,
+     fallback, error, extra) = row  # fmt: skip
+    record = {
+        "game_id": gid,
+        "tournament_id": tid,
+        "env_id": env_id,
+        "game_seed": seed,
+        "seat": seat,
+        "step": step,
+        "agent": agent,
+        "messages": json.loads(prompt),
+        "answer": answer,
+        "action": action,
+        "prompt_tokens": p_tok,
+        "completion_tokens": c_tok,
+        "latency_s": latency,
+        "retries": retries,
+        "parse_failures": fails,
+        "fallback": fallback,
+        "error": error,
+    }
+    return {**json.loads(extra), **record}
 
 
 class _Transaction:

@@ -8,6 +8,7 @@ alike, in full or as one seat saw them.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -19,11 +20,36 @@ from smuggle_envs.core.game import Game, State
 from .stats import fmt_num
 
 
-def money_changes(before: Sequence[float], after: Sequence[float]) -> str:
-    """``"P1 -300, P0 +300"``: who lost and gained score with one decision (losers first)."""
-    diffs = [(p, a - b) for p, (b, a) in enumerate(zip(before, after)) if a != b]
-    diffs.sort(key=lambda pd: (pd[1] > 0, pd[0]))
-    return ", ".join(f"P{p} {'+' if d > 0 else '-'}{fmt_num(abs(d))}" for p, d in diffs)
+def money_changes(before: Sequence[float], after: Sequence[float], game: Game | None = None) -> str:
+    """``"P1 -300, P0 +300"``: who lost and gained score with one decision (losers first).
+
+    With ``game`` the text is the one a person reads: seats named by ``game.seat_name`` and each
+    change read off ``game.score_text``, so a part of the score that the game's text does not
+    show as money (Humble smuggle's tie-break hundredths) is never printed as a change."""
+    if game is None:
+        diffs = [(p, a - b) for p, (b, a) in enumerate(zip(before, after)) if a != b]
+        diffs.sort(key=lambda pd: (pd[1] > 0, pd[0]))
+        return ", ".join(f"P{p} {'+' if d > 0 else '-'}{fmt_num(abs(d))}" for p, d in diffs)
+    shown = [(p, _text_change(game.score_text(b), game.score_text(a))) for p, (b, a) in enumerate(zip(before, after))]
+    changes = [(p, d, text) for p, (d, text) in shown if text]
+    changes.sort(key=lambda pdt: (pdt[1] > 0, pdt[0]))
+    return ", ".join(f"{game.seat_name(p)} {text}" for p, _, text in changes)
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _text_change(before: str, after: str) -> tuple[float, str]:
+    """``(signed change, its text)`` between two ``score_text`` values: the change of their first
+    number (``"+300"``), ``"12 -> 15 (2 cards)"`` where a text carries no number, or ``(0, "")``
+    where the number, the part a person reads as money, did not change."""
+    if before == after:
+        return 0.0, ""
+    nb, na = (_NUMBER.search(text.replace(",", "")) for text in (before, after))
+    if nb is None or na is None:
+        return 0.0, f"{before} -> {after}"
+    d = float(na.group()) - float(nb.group())
+    return d, (f"{'+' if d > 0 else '-'}{fmt_num(abs(d))}" if d else "")
 
 
 def _round_key(state: State[Any]) -> int | None:
@@ -99,7 +125,8 @@ class GameLog:
         n, player, who, text, before, round_before = self._pending
         self._pending = None
         label = f"P{player}" + (f" ({who})" if who else "")
-        changes = money_changes(before, state.scores())
+        # through the game's score text: a Humble tie-break change is not money (issue #26)
+        changes = money_changes(before, state.scores(), state.game)
         self._print(f"{n:4d}  {label}: {text}" + (f"   [{changes}]" if changes else ""))
         if state.is_terminal():
             return
@@ -115,7 +142,7 @@ class GameLog:
         if self.count == 0:
             self._table(state, "start")
         self._table(state, "end")
-        self._print(final_summary(state))
+        self._print(final_summary(state, as_text=True))
 
 
 class ReplayActionError(Exception):
@@ -143,19 +170,37 @@ def print_replay(game: Game, seed: int, actions: Sequence[int], log: GameLog) ->
     return state
 
 
-def final_summary(state: State[Any], labels: Sequence[str] | None = None) -> str:
+def labelled_seat(name: str, label: str | None) -> str:
+    """A seat's name with who plays it: ``"P1 (rule)"``, and ``"P0 (green, you)"`` where the
+    game's name of the seat already ends in brackets (one pair, so a line still reads
+    ``NAME (WHO): ...``)."""
+    if not label:
+        return name
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {label})"
+    return f"{name} ({label})"
+
+
+def final_summary(state: State[Any], labels: Sequence[str] | None = None, *, as_text: bool = False) -> str:
     """Final scores and the winners, under the core's termination contract: a truncated game
-    (stopped by a cap) or an unfinished one has no winner."""
+    (stopped by a cap) or an unfinished one has no winner. ``as_text``: seats and scores as the
+    game's text names them (``seat_name``, ``score_text``), as ``smuggle play`` shows them."""
     scores = state.scores()
-    parts = []
-    for p, s in enumerate(scores):
-        who = f" ({labels[p]})" if labels else ""
-        parts.append(f"P{p}{who} {fmt_num(s)}")
-    text = f"final scores: {', '.join(parts)}\n"
+    game = state.game
+
+    def seat(p: int) -> str:
+        if as_text:
+            return labelled_seat(game.seat_name(p), labels[p] if labels else None)
+        return f"P{p}" + (f" ({labels[p]})" if labels else "")
+
+    def score(value: float) -> str:
+        return game.score_text(value) if as_text else fmt_num(value)
+
+    text = f"final scores: {', '.join(f'{seat(p)} {score(s)}' for p, s in enumerate(scores))}\n"
     if not state.is_terminal():
         return text + "no winner (game unfinished)"
     if state.is_truncated():
         return text + "no winner (the game was stopped by its turn limit: truncated)"
-    won = [f"P{p}" + (f" ({labels[p]})" if labels else "") for p in state.winning_seats()]
+    won = [seat(p) for p in state.winning_seats()]
     verb = "winner" if len(won) == 1 else "shared win"
-    return text + f"{verb}: {', '.join(won)} with {fmt_num(max(scores))}"
+    return text + f"{verb}: {', '.join(won)} with {score(max(scores))}"

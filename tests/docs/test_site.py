@@ -27,6 +27,7 @@ PAGES = [
     "exploitability/index.html",
     "tournaments/index.html",
     "web/index.html",
+    "llm/index.html",
     "interop/index.html",
     "benchmarks/index.html",
     "architecture/index.html",

@@ -21,6 +21,8 @@ PAGES = [
     "docs/agents.md",
     "docs/interop.md",
     "docs/architecture.md",
+    "docs/llm.md",
+    "docs/bluffing.md",
 ]
 
 

@@ -13,7 +13,20 @@ import pytest
 
 import smuggle_envs
 
-ROLES = ("vocab", "actions", "data", "game", "state", "steps", "resample", "scenarios", "encoder", "render", "rules")
+ROLES = (
+    "vocab",
+    "actions",
+    "data",
+    "game",
+    "state",
+    "steps",
+    "resample",
+    "scenarios",
+    "encoder",
+    "render",
+    "text",
+    "rules",
+)
 ENGINE = ("game", "state", "steps", "resample", "encoder", "render")
 
 

@@ -18,11 +18,34 @@ import smuggle_envs
 from smuggle_envs.core import Replay
 from training.cli import main
 
+# A move line: "P1 (rule): text   [changes]" (play), "  12  P1: text" (a numbered replay line).
 LINE = re.compile(r"^(?:\s*\d+\s+)?P(\d+)(?: \(([^)]*)\))?: (.*?)(?:   \[.*\])?$")
+NUMBERED = re.compile(r"^\s*\d+\s+P")
+# The tables play prints (a turn's prompt; the end) may hold lines that read like moves
+# ("P0 (red harbor): 10 credits"): they are skipped.
+TURN_START = re.compile(r"^.* You are P\d+[^;]*\.$")
+TURN_END = "Answer with the number"
+END_TABLE = "The table at the end of the game:"
 
 
 def _moves(out: str) -> list[tuple[int, str]]:
-    return [(int(m.group(1)), m.group(3)) for line in out.splitlines() if (m := LINE.match(line))]
+    """The moves of a replay's output: its numbered lines (a table drawn between them is not)."""
+    return [
+        (int(m.group(1)), m.group(3)) for line in out.splitlines() if NUMBERED.match(line) and (m := LINE.match(line))
+    ]
+
+
+def _play_moves(out: str) -> list[tuple[int, str]]:
+    """The moves of ``smuggle play``'s output, outside the tables it draws."""
+    moves, in_table = [], False
+    for line in out.split(END_TABLE)[0].splitlines():
+        if TURN_START.match(line):
+            in_table = True
+        elif in_table:
+            in_table = not line.startswith(TURN_END)
+        elif m := LINE.match(line):
+            moves.append((int(m.group(1)), m.group(3)))
+    return moves
 
 
 def _viewer_texts(replay: Replay, viewer: int | None) -> list[tuple[int, str, str]]:
@@ -41,7 +64,7 @@ def test_play_shows_the_person_each_bot_move_only_as_their_seat_sees_it(env_id, 
     n = max(3, smuggle_envs.game_class(env_id).min_players)
     argv = ["play", env_id, "--players", str(n), "--seat", "1", "--seed", "7", "--save-replay", str(path)]
     assert main(argv) == 0
-    shown = _moves(capsys.readouterr().out)
+    shown = _play_moves(capsys.readouterr().out)
     expected = _viewer_texts(Replay.from_json(path.read_text()), viewer=1)
     assert [(p, text) for p, text, _ in expected] == shown
     mine = [(text, full) for p, text, full in expected if p == 1]
@@ -55,7 +78,7 @@ def test_play_hides_humble_smuggle_face_down_choices(capsys, monkeypatch, tmp_pa
     path = tmp_path / "game.json"
     assert main(["play", "humble_smuggle_v0", "--players", "3", "--seed", "7", "--save-replay", str(path)]) == 0
     out = capsys.readouterr().out
-    bots = [text for p, text in _moves(out) if p != 0]
+    bots = [text for p, text in _play_moves(out) if p != 0]
     assert bots and not any(re.match(r"select \d", text) for text in bots)
     hidden = [1 for p, text, full in _viewer_texts(Replay.from_json(path.read_text()), 0) if p != 0 and text != full]
     assert len(hidden) > 5

@@ -16,6 +16,8 @@ docstring). ``smuggle analyze`` prints the report and writes a CSV file and a pl
 |                      | ``PerAgentAnalysis``, which prints and draws them                       |
 | ``_common``          | rates, Wilson intervals, CSV rows, bar-chart panels, ``replay_record``   |
 | ``_generic``         | the fallback for a game without a module: decisions per agent           |
+| ``_calls``           | the agents' stored records (``agent_calls``: model calls): per-agent     |
+|                      | table and JSON-lines export                                              |
 
 A game's module declares ``ENV_ID`` and ``ANALYSIS`` (its analyser class): ``ANALYZERS`` is found
 by listing this package (``agents.plugins.PluginRegistry``), so adding a game's analytics is
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.plugins import PluginRegistry
 
+from ._calls import calls_report, write_calls_jsonl
 from ._common import Rate, ci, money, panel_intervals, pct, plot_panels, rate, replay_record, wilson_bounds, write_rows
 from ._generic import GenericAnalysis
 from ._report import Column, ObservingAnalysis, Panel, PerAgentAnalysis, Table, ratio, render
@@ -84,6 +87,7 @@ __all__ = [
     "analyze_games",
     "analyze_tournament",
     "analyzer_for",
+    "calls_report",
     "ci",
     "money",
     "panel_intervals",
@@ -94,5 +98,6 @@ __all__ = [
     "render",
     "replay_record",
     "wilson_bounds",
+    "write_calls_jsonl",
     "write_rows",
 ]

@@ -58,6 +58,7 @@ COMMANDS: dict[str, Command] = {
     "tournament": Command("training.tournament.parser:add_tournament", "training.tournament.cli:cmd_tournament"),
     "replay": Command("training.tournament.parser:add_replay", "training.tournament.cli:cmd_replay"),
     "analyze": Command("training.tournament.parser:add_analyze", "training.tournament.cli:cmd_analyze"),
+    "dataset": Command("training.bluffing.parser:add_dataset", "training.bluffing.dataset:cmd_dataset"),
     "exploit": Command("training.cli.parsers:add_exploit", "training.exploit:cmd_exploit"),
     "serve": Command("training.web.parser:add_serve", "training.web.cli:cmd_serve"),
     "export-human": Command("training.web.parser:add_export_human", "training.web.cli:cmd_export_human"),

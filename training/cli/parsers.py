@@ -8,6 +8,7 @@ parser can be built for ``smuggle --help`` without loading any command's code.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 RAW = argparse.RawDescriptionHelpFormatter
@@ -27,20 +28,102 @@ def add_list(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+BOTS_MARK = "{bots}"  # the play epilog's place for the list of bot kinds, filled when help is shown
+
+
+def bot_kinds_help(width: int = 79) -> str:
+    """Every ``--bots`` kind, one entry each, read from ``agents.AGENT_KINDS`` when the help is
+    shown: a new kind (a language model's ``llm:MODEL``) is listed without editing this file, and
+    building the parser (``smuggle --help``) still imports nothing but argparse."""
+    import textwrap
+
+    from agents import AGENT_KINDS  # here, not at the top: agents imports numpy
+
+    lines = ["bots (--bots SPEC): every agent kind, with its argument or options after ':'"]
+    for kind, table in AGENT_KINDS.items():
+        form, summary = _describe_kind(kind, table)
+        pad = " " * (KIND_COLUMN + 2)
+        if len(form) >= KIND_COLUMN:  # a long spec form gets a line of its own
+            lines.append(f"  {form}")
+        first = f"  {form:<{KIND_COLUMN}}" if len(form) < KIND_COLUMN else pad
+        lines.append(textwrap.fill(summary, width, initial_indent=first, subsequent_indent=pad))
+    return "\n".join(lines)
+
+
+KIND_COLUMN = 18  # width of the spec column of the bot list
+
+
+def _describe_kind(kind: str, table: Any) -> tuple[str, str]:
+    """``(spec form, one-line summary)`` of an agent kind, from its class: its options (a search
+    bot) or the name of its argument, and its docstring's first clause. A class that cannot be
+    imported (a missing optional dependency) still gets its line, by name."""
+    import importlib
+    import inspect
+
+    only = "" if "*" in table else f" For: {', '.join(sorted(table))}."
+    target = table.get("*") or next(iter(table.values()), None)
+    try:
+        module, _, name = str(target).partition(":")
+        cls = getattr(importlib.import_module(module), name)
+    except Exception:
+        return kind, f"Agent kind {kind!r} (its code cannot be loaded here).{only}"
+    summary = _first_clause(cls.__doc__) + only
+    options = getattr(cls, "OPTIONS", None)
+    if options:
+        shown = "; ".join(f"{key}={_option_kind(value)}" for key, value in options.items())
+        return f"{kind}[:OPTIONS]", f"{summary} OPTIONS: key=value pairs separated by ';': {shown}."
+    params = inspect.signature(cls).parameters.values()
+    args = [p for p in params if p.name not in ("game", "seed") and p.annotation in (str, "str")]
+    return (f"{kind}:{args[0].name.upper()}" if args else kind), summary
+
+
+def _option_kind(kind: Any) -> str:
+    """How an option's value is written: ``int``, ``float``, or the allowed words ``a|b``."""
+    return "|".join(kind) if isinstance(kind, tuple) else getattr(kind, "__name__", str(kind))
+
+
+def _first_clause(doc: str | None) -> str:
+    """A docstring's first clause, as one sentence: no reST quotes, no leading restatement of
+    the spec ("``ppo_argmax:PATH``: ..."), no "(see ...)", nothing after the first ':' or ';'."""
+    text = " ".join((doc or "").split()).replace("``", "")
+    text = re.sub(r"^\S+: |\s*\(see [^)]*\)", "", text)
+    text = re.split(r"(?<=[.!?])\s|: |; ", text, maxsplit=1)[0].rstrip(".")
+    return (text[:1].upper() + text[1:] + ".") if text else "."
+
+
+class _PlayHelpFormatter(RAW):
+    """Fills ``BOTS_MARK`` in the play help with ``bot_kinds_help()`` when the help is printed."""
+
+    def add_text(self, text: str | None) -> None:
+        if text and BOTS_MARK in text:
+            text = text.replace(BOTS_MARK, bot_kinds_help())
+        super().add_text(text)
+
+
 def add_play(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "play",
         help="play one seat of a game in the terminal against bots",
-        formatter_class=RAW,
-        description="Play one seat against bots. On each of your turns the table is shown from your "
-        "seat and you choose an action:\n"
+        formatter_class=_PlayHelpFormatter,
+        description="Play one seat against bots, in text: the terminal is the game's text mode.\n"
+        "Every move is shown as your seat sees it (new rounds and search verdicts too),\n"
+        "and on your turn you get the same text a language model gets: the recent moves,\n"
+        "the table, your cards with what each does, the scores and the legal actions.\n"
+        "Choose an action by:\n"
         "  NUMBER      the action with that number (numbers never change within a turn)\n"
-        "  TEXT        the exact text of an action (e.g. 'declare wine x2'), or words that\n"
-        "              filter the legal actions (e.g. 'wine', 'crown bag') - then type a number\n"
+        "  TEXT        the exact text of an action (e.g. 'declare wine x2') or its start, or\n"
+        "              words that filter the legal actions (e.g. 'wine', 'crown bag')\n"
+        "Commands at your turn:\n"
+        "  help        how to choose, and these commands\n"
+        "  rules       the rules of the game, numbered, with every card\n"
+        "  cards       every card and what it does or costs\n"
+        "  log         everything your seat has seen so far\n"
+        "  table       the table and your legal actions again\n"
         "  ?           list every legal action\n"
         "  quit        leave the game (exit code 0)\n"
+        "An action whose text is a command word is chosen by its number.\n"
         "If input ends (EOF) before the game is over, the game is abandoned with exit code 1.",
-        epilog="example: smuggle play smuggle_v0 --players 4 --seat 0 --seed 7",
+        epilog=BOTS_MARK + "\n\nexample: smuggle play smuggle_v0 --players 4 --seat 0 --seed 7 --bots rule",
     )
     p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
@@ -50,8 +133,8 @@ def add_play(subparsers: Any) -> argparse.ArgumentParser:
         "--bots",
         default="rule",
         metavar="SPEC",
-        help="the agent in every other seat: rule, random, or a trained model "
-        "ppo:PATH (default: rule; random, with a warning, where the game has no rule bot)",
+        help="the agent in every other seat: any kind listed below "
+        "(default: rule; random, with a warning, where the game has no rule bot)",
     )
     p.add_argument("--save-replay", metavar="FILE", help="write the finished game as replay JSON")
     return p
@@ -176,6 +259,13 @@ def _add_exploit_training(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--n-envs", type=int, default=8, metavar="E", help="games played in parallel (default: 8)")
     p.add_argument("--n-steps", type=int, default=256, metavar="K", help="steps per game and rollout (default: 256)")
+    p.add_argument(
+        "--reward-mode",
+        choices=("win_loss", "rank", "score"),
+        default="win_loss",
+        help="the learner's final reward (default: win_loss); score: its score minus the table mean, "
+        "the objective of an exact best response in a zero-sum game",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 

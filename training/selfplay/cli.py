@@ -35,7 +35,7 @@ _FIXED_ON_RESUME = ("num_players", "seed", "n_envs", "workers", "imitate")
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("num_players", "steps", "seed", "final_eval_games", "n_envs", "vec", "workers", "imitate")
+    names = ("num_players", "steps", "seed", "final_eval_games", "n_envs", "vec", "workers", "imitate", "device")
     out = {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
     if out.get("imitate", "").lower() == "none":
         out["imitate"] = None

@@ -103,6 +103,9 @@ class TrainConfig:
     keep_best: bool = True
     deterministic_eval: bool = False
     torch_threads: int = 1
+    # Where the learner (the PPO model and its update) runs: "cpu" (bit-exact runs), "cuda" or
+    # "auto" (cuda where torch sees a GPU); see ``device``. Rollouts stay on the CPU.
+    device: str = "cpu"
     tensorboard: bool = True
     progress: bool = True
 
@@ -162,6 +165,9 @@ class TrainConfig:
                     f"imitate: unknown agent {self.imitate!r}; known kinds are "
                     f"{', '.join(sorted(AGENT_KINDS))} (or none)"
                 )
+        from .device import check_device
+
+        check_device(self.device)
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
         mixed = self.mixed_tables
@@ -212,6 +218,7 @@ _FLAGS = {
     "workers": "--workers",
     "final_eval_games": "--eval-games",
     "n_envs": "--n-envs",
+    "device": "--device",
 }
 
 

@@ -199,15 +199,16 @@ def clone(
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
-    obs = torch.as_tensor(data.observations)
-    masks = torch.as_tensor(data.masks)
-    actions = torch.as_tensor(data.actions)
-    returns = torch.as_tensor(data.returns)
+    device = policy.device  # the learner's (smuggle train --device); the CPU by default
+    obs = torch.as_tensor(data.observations, device=device)
+    masks = torch.as_tensor(data.masks, device=device)
+    actions = torch.as_tensor(data.actions, device=device)
+    returns = torch.as_tensor(data.returns, device=device)
     stats: dict[str, float] = {}
     batches = -(-len(data) // batch_size)
     bar = _bar(progress, epochs * batches, f"warm start: cloning ({epochs} epochs)", "batch")
     for _ in range(epochs):
-        order = torch.as_tensor(rng.permutation(len(data)))
+        order = torch.as_tensor(rng.permutation(len(data)), device=device)
         nll_sum = vf_sum = confident = 0.0
         for start in range(0, len(data), batch_size):
             idx = order[start : start + batch_size]

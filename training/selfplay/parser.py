@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from .config import TrainConfig
+from .device import DEVICES
 
 
 def add_train(subparsers: Any) -> argparse.ArgumentParser:
@@ -69,6 +70,12 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--vec", choices=("dummy", "subprocess"), help="vector env: in-process (default) or one subprocess per game"
+    )
+    p.add_argument(
+        "--device",
+        choices=DEVICES,
+        help=f"where the learner runs (default: {d.device}, bit-exact runs): cuda (a GPU), or auto (cuda "
+        "where torch sees a GPU, else cpu); the games and rollouts stay on the CPU",
     )
     _add_scale_options(p, d)
     return p

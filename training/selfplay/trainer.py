@@ -171,6 +171,10 @@ class Trainer:
         self.config = config
         self.out = Path(out_dir)
         self.log: Callable[[str], None] = log or (lambda text: print(text, flush=True))
+        from .device import resolve_device
+
+        # Before any work: --device cuda without a GPU is a one-line error here.
+        self.device = resolve_device(config.device, config.workers, self.log)
         self.vec = vec or config.vec  # may differ on resume: results do not depend on it
         self.backend, self.ray_address = backend, ray_address  # nor on these
         self.game = config.game_spec().make_game()
@@ -299,7 +303,7 @@ class Trainer:
             policy,
             self.venv,
             seed=c.seed,
-            device="cpu",
+            device=self.device,
             verbose=0,
             policy_kwargs=policy_kwargs,
             tensorboard_log=self._tb_dir(),
@@ -344,7 +348,11 @@ class Trainer:
         with open(checkpoint / "state.pkl", "rb") as f:
             state = pickle.load(f)
         self.model = _learner_class(self.config).load(
-            checkpoint / "model.zip", env=self.venv, device="cpu", force_reset=False, tensorboard_log=self._tb_dir()
+            checkpoint / "model.zip",
+            env=self.venv,
+            device=self.device,
+            force_reset=False,
+            tensorboard_log=self._tb_dir(),
         )
         self.model._last_obs = state["last_obs"]
         self.model._last_episode_starts = state["last_episode_starts"]

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from smuggle_envs import GameSpec
-from training.analytics import analysis_paths, analyze_tournament
+from training.analytics import analysis_paths, analyze_tournament, calls_report, write_calls_jsonl
 from training.cli import add_commands, run
 from training.cli.errors import PROG, UsageError, os_error_text, warn, warn_once
-from training.cli.paths import unwritable_reason, writable_dir
+from training.cli.paths import check_writable_file, unwritable_reason, writable_dir
 from training.db import DatabaseError, Tournament, TournamentDB
 from training.gamelog import GameLog, ReplayActionError, print_replay
 from training.stats import fmt_num
@@ -287,10 +287,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ----- analyze -----------------------------------------------------------------------------------
 def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.deception:  # the deception metrics instead (training/bluffing/deception.py)
+        from training.bluffing.deception import cmd_deception
+
+        return cmd_deception(args)
+    if args.plot:
+        raise UsageError("--plot draws the deception metrics: add --deception (the analysis' own PNG goes to --out)")
     out = _out_dir(args)
     write_files = True
-    if args.out:  # checked before the analysis, which can take a while
-        writable_dir(out, "the output folder", "choose another --out")
+    _check_outputs(args, out)  # before the analysis, which can take a while
     db = _open_db(args.db, readonly=True)
     if not args.out and (reason := unwritable_reason(out)) is not None:
         write_files = False  # e.g. a database in a read-only folder: the analysis is still printed
@@ -320,6 +325,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             )
             analysis = analyze_tournament(db, tournament)
             print(analysis.text())
+            _print_calls(db, tid)
             if not write_files:
                 continue
             paths = analysis_paths(out, _stem(args, tid), analysis)
@@ -337,9 +343,36 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                     code=1,
                 ) from None
             print("\nwritten: " + ", ".join(str(p) for p in written))
+        if args.calls_out:
+            _export_calls(db, ids, args.calls_out)
         return 0
     finally:
         db.close()
+
+
+def _check_outputs(args: argparse.Namespace, out: Path) -> None:
+    """The files ``analyze`` was told where to write can be written (a one-line UsageError)."""
+    if args.out:
+        writable_dir(out, "the output folder", "choose another --out")
+    if args.calls_out:
+        check_writable_file(args.calls_out, "--calls-out")
+
+
+def _print_calls(db: TournamentDB, tournament_id: int) -> None:
+    """The table of the agents' stored records (model calls), only where agents kept some."""
+    report = calls_report(db.agent_calls(tournament_id))
+    if report:
+        print("\n" + report)
+
+
+def _export_calls(db: TournamentDB, ids: Sequence[int], path: str) -> None:
+    """``--calls-out``: the agents' stored records of the tournaments ``ids`` as JSON lines."""
+    records = (record for tid in ids for record in db.agent_calls(tid))
+    try:
+        count = write_calls_jsonl(records, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write --calls-out {path}: {os_error_text(exc)}", code=1) from None
+    print(f"\nwrote {count} agent call record(s) to {path}")
 
 
 # ----- on its own ----------------------------------------------------------------------------

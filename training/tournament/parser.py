@@ -147,10 +147,40 @@ def add_analyze(subparsers: Any) -> argparse.ArgumentParser:
         "fit the round's rule. Import / Export: sealed Import bids (mean bid, share of\n"
         "credits, wins and ties, overpay over the second-highest bid), ships won (free,\n"
         "own or another's, owner fees, containers) and the leader's ship picks. Other\n"
-        "games: a count of decisions. Printed, and written as CSV and PNG.",
+        "games: a count of decisions. Printed, and written as CSV and PNG. Where agents\n"
+        "kept records (llm: agents), their decisions, parse failures, retries, fallbacks,\n"
+        "tokens and latency too.",
     )
     p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
     p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
     p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
     p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
+    p.add_argument(
+        "--calls-out",
+        metavar="FILE",
+        help="write the agents' stored records (llm: agents' model calls: prompt, answer, tokens, "
+        "latency, retries, fallback) to FILE, one JSON object a line",
+    )
+    _add_deception_options(p)
     return p
+
+
+def _add_deception_options(p: argparse.ArgumentParser) -> None:
+    """``--deception`` and its options (the code: ``training/bluffing/deception.py``)."""
+    p.add_argument(
+        "--deception",
+        action="store_true",
+        help="print the deception metrics instead, a table per game: per agent its bluff rate, payoff of "
+        "lies vs truths, challenge rate, detection precision / recall / AUROC and calibration, each "
+        "with a bootstrap interval over deals (Illegal, Humble smuggle, Import / Export: claim side only)",
+    )
+    p.add_argument(
+        "--plot", metavar="FILE", help="with --deception: draw the metrics with their intervals to FILE (PNG)"
+    )
+    p.add_argument(
+        "--boot",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="with --deception: bootstrap resamples of the deals (default: 1000)",
+    )

@@ -132,19 +132,30 @@ def play_games(
         scores = [float(s) for s in driver.state.scores()]
         # The termination contract: a truncated game has no winner, so every seat shares one rank.
         placed = ranks(scores) if driver.terminated else ranks([0.0] * len(scores))
-        out.append(
-            (
-                key,
-                {
-                    "scores": scores,
-                    "ranks": placed,
-                    "actions": list(driver.state.history),
-                    "terminal": driver.terminated,
-                    "duration": time.perf_counter() - start,
-                },
-            )
-        )
+        result = {
+            "scores": scores,
+            "ranks": placed,
+            "actions": list(driver.state.history),
+            "terminal": driver.terminated,
+            "duration": time.perf_counter() - start,
+        }
+        calls = _take_records(seat_agents)
+        if calls:
+            result["calls"] = calls
+        out.append((key, result))
     return out
+
+
+def _take_records(seat_agents: Sequence[Any]) -> list[dict[str, Any]]:
+    """The records of the game just played by every agent that keeps them (``take_records()``,
+    e.g. the ``llm:`` agent's model calls), each tagged with its seat, for the database."""
+    calls: list[dict[str, Any]] = []
+    for seat, agent in enumerate(seat_agents):
+        take = getattr(agent, "take_records", None)
+        if take is not None:
+            # a record's own seat, where it names one, wins: one agent object may play several seats
+            calls += [{"seat": seat, **record} for record in take()]
+    return calls
 
 
 def _worker_init(parent_pid: int) -> None:

@@ -14,7 +14,7 @@ from training.cli.errors import UsageError, os_error_text
 from training.cli.paths import check_writable_file
 from training.db import DatabaseError
 
-from .limits import ServeLimits, models_in
+from .limits import ServeLimits, llm_offers, models_in
 from .parser import WEB_EXTRA_HINT
 from .server import serve
 from .store import export_human
@@ -50,6 +50,7 @@ def _limits(args: argparse.Namespace) -> ServeLimits:
             max_bot_tables=args.max_bot_tables_per_client,
             max_tables=args.max_tables,
             models=models,
+            llms=llm_offers(getattr(args, "llm", [])),
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

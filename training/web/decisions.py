@@ -17,7 +17,7 @@ Every form still ends in one action id, checked by the server like any other. A 
 ``training/web/games/<game>.py``; this module asks them in that order.
 
 ``engine_prompt`` is the engine's own line for the decision in progress (Import / Export's
-"player 1 to decide: import: sealed bid"), read from the seat's table text by the game's plugin
+"P1 to decide: import: sealed bid"), read from the seat's table text by the game's plugin
 (``WebGame.prompt``), so a page shows what the terminal shows above the options.
 """
 

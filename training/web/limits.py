@@ -14,6 +14,8 @@ seat spec           what it is, and its bounds
 ``ppo_argmax:NAME`` file's stem there), sampled or played argmax; never a path
 ``ismcts:OPTS``     the search bot: ``sims`` and ``sims`` x ``worlds`` at most ``max_sims``,
 ``pimc:OPTS``       depths at most ``max_depth``, ``seconds`` at most ``bot_seconds``
+``llm:NAME``        a language model the operator listed at start-up (``--llm [NAME=]SPEC``:
+                    ``NAME`` defaults to the spec's model); never its endpoint or key
 ==================  =====================================================================
 
 Every bot decision also has a wall-clock budget (``bot_seconds``): a search past it (or whose
@@ -44,6 +46,7 @@ _ZOO_ARG = re.compile(r"([a-z0-9_]{1,40}(@[0-9]{1,2})?)?")
 SIMPLE_KINDS = ("rule", "random")
 SEARCH_KINDS = ("ismcts", "pimc")
 MODEL_KINDS = ("ppo", "ppo_argmax")
+LLM_KIND = "llm"
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class ServeLimits:
     max_bot_tables: int = 8  # tables with bots in play per client address
     max_tables: int = 200  # tables in play on the server
     models: dict[str, Path] = field(default_factory=dict)  # name -> model file, from --models DIR
+    llms: dict[str, str] = field(default_factory=dict)  # name -> the operator's llm: spec, from --llm
 
     def __post_init__(self) -> None:
         if not 0 < self.bot_seconds <= 3600:
@@ -67,7 +71,9 @@ class ServeLimits:
     def specs(self) -> list[str]:
         """Example seat specs for the lobby, one per kind a client may choose."""
         examples = ["human", "rule", "random", "ismcts:sims=50", "pimc:worlds=10;sims=2", "zoo"]
-        return examples + [f"ppo:{name}" for name in sorted(self.models)]
+        return (
+            examples + [f"ppo:{name}" for name in sorted(self.models)] + [f"llm:{name}" for name in sorted(self.llms)]
+        )
 
     def public(self) -> dict[str, Any]:
         """What ``/api/envs`` tells clients (names only, no paths)."""
@@ -77,6 +83,7 @@ class ServeLimits:
             "max_depth": self.max_depth,
             "max_bot_tables": self.max_bot_tables,
             "models": sorted(self.models),
+            "llms": sorted(self.llms),
         }
 
 
@@ -93,6 +100,34 @@ def models_in(folder: str | Path) -> dict[str, Path]:
     if not found:
         raise ValueError(f"--models {str(folder)!r} holds no .zip or .npz model")
     return found
+
+
+def llm_offers(texts: list[str]) -> dict[str, str]:
+    """The language models an operator offers (``--llm [NAME=]SPEC``, repeatable): name -> spec.
+    Each spec is checked now (its options, a ``model``, the ``openai`` client installed, a named
+    key variable set) by building it for no game; ``NAME`` defaults to the spec's model. Raises
+    ValueError on one line for a bad spec or a name given twice."""
+    from agents import parse_options
+    from agents.llm import LLMAgent
+
+    offers: dict[str, str] = {}
+    for text in texts:
+        name, eq, spec = text.partition("=")
+        if not eq or name.startswith(f"{LLM_KIND}:"):  # no NAME=: the whole text is the spec
+            name, spec = "", text
+        if not spec.startswith(f"{LLM_KIND}:"):
+            raise ValueError(f"--llm {text!r}: give an llm: spec, e.g. llm:model=NAME;base_url=URL")
+        options = parse_options(spec, spec.partition(":")[2], LLMAgent.OPTIONS)
+        LLMAgent(**{LLMAgent.OPTION_KWARGS.get(k, k): v for k, v in options.items()})  # fails as make_agent would
+        name = name or str(options["model"])
+        if not _NAME.fullmatch(name):
+            raise ValueError(
+                f"--llm {text!r}: the name {name!r} must be letters, digits, '_', '.', '-'; give NAME=SPEC"
+            )
+        if name in offers:
+            raise ValueError(f"--llm: the name {name!r} is given twice; give each spec its own NAME=SPEC")
+        offers[name] = spec
+    return offers
 
 
 def check_spec(spec: object, limits: ServeLimits, seat: int | None = None) -> str:
@@ -118,8 +153,12 @@ def check_spec(spec: object, limits: ServeLimits, seat: int | None = None) -> st
             raise TableError(422, f"{where}: {kind} takes the name of a model this server offers: {offered}")
     elif kind in SEARCH_KINDS:
         _check_search(where, kind, arg, limits)
+    elif kind == LLM_KIND:
+        if arg not in limits.llms:  # a client names an offer, never an endpoint or a key
+            offered = ", ".join(sorted(limits.llms)) or "none (the operator listed no --llm)"
+            raise TableError(422, f"{where}: llm takes the name of a language model this server offers: {offered}")
     else:
-        allowed = ", ".join(["human", *SIMPLE_KINDS, "zoo", *MODEL_KINDS, *SEARCH_KINDS])
+        allowed = ", ".join(["human", *SIMPLE_KINDS, "zoo", *MODEL_KINDS, *SEARCH_KINDS, LLM_KIND])
         raise TableError(422, f"{where}: not an agent this server offers; choose {allowed}")
     return spec
 
@@ -137,9 +176,12 @@ def _check_search(where: str, kind: str, arg: str, limits: ServeLimits) -> None:
     sims = options.get("sims", default.sims) * options.get("worlds", getattr(default, "worlds", 1))
     if sims > limits.max_sims:
         raise TableError(422, f"{where}: at most {limits.max_sims} simulations per decision here")
-    for name in ("max_depth", "rollout_depth"):
+    for name in ("max_depth", "rollout_depth", "value_playout"):
         if options.get(name, 0) > limits.max_depth:
             raise TableError(422, f"{where}: {name} is at most {limits.max_depth} here")
+    for name in ("prior", "value"):  # a network in the search: the zoo's, never a file a client names
+        if str(options.get(name, "")).startswith("ppo:"):
+            raise TableError(422, f"{where}: {name}=ppo:PATH is not offered here; use {name}=zoo")
     for name in ("c", "margin"):
         if not options.get(name, 0.0) <= MAX_FACTOR:
             raise TableError(422, f"{where}: {name} is at most {MAX_FACTOR:g} here")
@@ -156,11 +198,13 @@ def build(spec: str, game: Any, seed: int, limits: ServeLimits) -> tuple[Any, st
     spec = check_spec(spec, limits, seed % 1000)
     kind, _, arg = spec.partition(":")
     target = f"{kind}:{limits.models[arg]}" if kind in MODEL_KINDS else spec
+    if kind == LLM_KIND:
+        target = limits.llms[arg]
     try:
         agent = make_agent(target, game, seed=seed)
     except (OSError, ValueError, AttributeError) as exc:
         log.warning("seat agent %s could not be built: %s", spec, exc)
-        what = f"model {arg!r}" if kind in MODEL_KINDS else f"{kind!r}"
+        what = f"model {arg!r}" if kind in (*MODEL_KINDS, LLM_KIND) else f"{kind!r}"
         raise TableError(
             422, f"seat {seed % 1000}: {what} cannot play {game.env_id} at {game.num_players} players"
         ) from None
@@ -170,4 +214,4 @@ def build(spec: str, game: Any, seed: int, limits: ServeLimits) -> tuple[Any, st
     return agent, spec
 
 
-__all__ = ["ServeLimits", "build", "check_spec", "models_in"]
+__all__ = ["ServeLimits", "build", "check_spec", "llm_offers", "models_in"]

@@ -27,7 +27,8 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         f"Needs the web extra: {WEB_EXTRA_HINT}",
         epilog="examples:\n  smuggle serve\n  smuggle serve --port 8080 --db study.sqlite\n"
         "  smuggle serve --host 0.0.0.0 --allow-host lab-server.local   # a lab network\n"
-        "  smuggle serve --models runs/final_models   # offer ppo:NAME for each model there",
+        "  smuggle serve --models runs/final_models   # offer ppo:NAME for each model there\n"
+        "  smuggle serve --llm 'llm:model=qwen2.5-7b;base_url=http://127.0.0.1:8001/v1'   # offer llm:qwen2.5-7b",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
@@ -44,6 +45,15 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         metavar="DIR",
         help="offer the .zip/.npz models in DIR to clients as ppo:NAME (NAME: the file's stem); "
         "clients never name paths",
+    )
+    p.add_argument(
+        "--llm",
+        action="append",
+        default=[],
+        metavar="[NAME=]SPEC",
+        help="offer a language model to clients as llm:NAME (repeatable): SPEC is an llm: agent spec "
+        "(llm:model=M;base_url=URL;...), NAME defaults to its model; clients never see or choose "
+        "its endpoint or key variable",
     )
     _add_limits(p)
     return p

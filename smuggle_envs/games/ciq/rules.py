@@ -2,10 +2,11 @@
 
 ``CIQState`` is the state's fields and card moves (``state.py``) with the rules bound to it as
 methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``) and, for tests and tutorials, ``arrange``
-(``scenarios.py``). ``CIQGame`` adds to ``CIQGameBase`` (``game.py``) the parts that need the
-state or the encoder. Every module of the game imports only modules below it; this one is the
-top.
+(``resample.py``), the text table (``render.py``), the texts for people and language models
+(``text.py``: the card glossary, a score's text, the private cards, the step notes) and, for
+tests and tutorials, ``arrange`` (``scenarios.py``). ``CIQGame`` adds to ``CIQGameBase``
+(``game.py``) the parts that need the state or the encoder. Every module of the game imports
+only modules below it; this one is the top.
 
 "R1.n" refers to resolution n of the rulebook resolutions; quotations are from the rulebook.
 ``docs/rules/ciq.md`` quotes both, maps every rule to the code and to its test, and records
@@ -26,6 +27,7 @@ from .render import render
 from .resample import resample
 from .scenarios import arrange
 from .state import CIQStateBase, Shown
+from .text import card_glossary, private_cards, score_text, step_notes
 from .vocab import (
     ACE,
     AFTER_SABOTAGE,
@@ -82,6 +84,9 @@ class CIQGame(CIQGameBase):
     def new_initial_state(self, seed: int | None = None) -> CIQState:
         return CIQState(self, seed)
 
+    card_glossary = card_glossary
+    score_text = score_text
+
 
 class CIQState(CIQStateBase):
     """A CIQ position (see ``CIQStateBase`` for its fields): the functions of ``steps.py`` and
@@ -98,6 +103,8 @@ class CIQState(CIQStateBase):
     _apply = steps.apply
     _resample = resample
     _render = render
+    _private_cards = private_cards
+    _step_notes = step_notes
     shipment_transfers = steps.shipment_transfers
     smuggled_worth = steps.smuggled_worth
     arrange = arrange

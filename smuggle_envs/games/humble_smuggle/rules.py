@@ -3,10 +3,11 @@ the game's modules.
 
 ``HumbleSmuggleState`` is the state's fields and draws (``state.py``) with the rules bound to it
 as methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``) and, for tests and tutorials, ``arrange``
-(``scenarios.py``). ``HumbleSmuggleGame`` adds to ``HumbleSmuggleGameBase`` (``game.py``) the
-parts that need the state or the encoder. Every module of the game imports only modules below
-it; this one is the top.
+(``resample.py``), the text table (``render.py``), the private cards and step notes of the text
+interface (``text.py``) and, for tests and tutorials, ``arrange`` (``scenarios.py``).
+``HumbleSmuggleGame`` adds to ``HumbleSmuggleGameBase`` (``game.py``) the parts that need the
+state or the encoder, and the card glossary and score text (``text.py``). Every module of the
+game imports only modules below it; this one is the top.
 
 Section numbers in comments are those of the rulebook and "R3.n" the resolutions of its
 ambiguities, both quoted and mapped to the code and to their tests in
@@ -27,7 +28,7 @@ gathers from.
 from __future__ import annotations
 
 from ...core.layout import ObservationLayout
-from . import steps
+from . import steps, text
 from .encoder import HumbleSmuggleEncoder, build_layout
 from .game import NK, NP, HumbleSmuggleConfig, HumbleSmuggleGameBase, W
 from .render import render
@@ -100,6 +101,9 @@ class HumbleSmuggleGame(HumbleSmuggleGameBase):
     def new_initial_state(self, seed: int | None = None) -> HumbleSmuggleState:
         return HumbleSmuggleState(self, seed)
 
+    card_glossary = text.card_glossary
+    score_text = text.score_text
+
 
 class HumbleSmuggleState(HumbleSmuggleStateBase):
     """A Humble smuggle position (see ``HumbleSmuggleStateBase`` for its fields): the functions
@@ -118,4 +122,6 @@ class HumbleSmuggleState(HumbleSmuggleStateBase):
     _apply = steps.apply
     _resample = resample
     _render = render
+    _private_cards = text.private_cards
+    _step_notes = text.step_notes
     arrange = arrange

@@ -68,8 +68,11 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
 | ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
 | ``render.py``    | the text table, whole or from one seat                                         |
+| ``text.py``      | the text interface's parts: the card glossary, a seat's private cards, the     |
+|                  | notes of a step (hassles, losses, takeovers, passing, trades, accounting)      |
 | ``rules.py``     | ``IllegalGame`` and ``IllegalState``: the bases, with the functions of         |
-|                  | ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods         |
+|                  | ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as       |
+|                  | methods                                                                        |
 """
 
 from .rules import FULL_GAME, IllegalConfig, IllegalGame, IllegalState

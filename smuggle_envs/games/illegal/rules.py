@@ -2,10 +2,11 @@
 
 ``IllegalState`` is the state's fields and card moves (``state.py``) with the rules bound to it
 as methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``) and, for tests and tutorials, ``arrange``
-(``scenarios.py``). ``IllegalGame`` adds to ``IllegalGameBase`` (``game.py``) the parts that
-need the state or the encoder. Every module of the game imports only modules below it; this one
-is the top.
+(``resample.py``), the text table (``render.py``), the private cards and step notes of the text
+interface (``text.py``) and, for tests and tutorials, ``arrange`` (``scenarios.py``).
+``IllegalGame`` adds to ``IllegalGameBase`` (``game.py``) the parts that need the state or the
+encoder, and the card glossary (``text.py``). Every module of the game imports only modules
+below it; this one is the top.
 
 Quotations are from the rulebook; "R4.n" refers to resolution n of the rulebook resolutions.
 ``docs/rules/illegal.md`` quotes both, maps every rule and card to the code and to its test, and
@@ -19,7 +20,7 @@ down to the player on his left"); cards played, discarded, offered and traded ar
 from __future__ import annotations
 
 from ...core.layout import ObservationLayout
-from . import steps
+from . import steps, text
 from .encoder import IllegalEncoder, build_layout
 from .game import FULL_GAME, IllegalConfig, IllegalGameBase
 from .render import render
@@ -122,6 +123,8 @@ class IllegalGame(IllegalGameBase):
     def new_initial_state(self, seed: int | None = None) -> IllegalState:
         return IllegalState(self, seed)
 
+    card_glossary = text.card_glossary
+
 
 class IllegalState(IllegalStateBase):
     """An Illegal position (see ``IllegalStateBase`` for its fields): the functions of
@@ -139,4 +142,6 @@ class IllegalState(IllegalStateBase):
     _apply = steps.apply
     _resample = resample
     _render = render
+    _private_cards = text.private_cards
+    _step_notes = text.step_notes
     arrange = arrange

@@ -91,8 +91,12 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not rules   |
 | ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
 | ``render.py``    | the text table, whole or from one seat                                         |
+| ``text.py``      | the texts for people and language models: the card glossary, a score's text,   |
+|                  | the cards a seat holds in private, the notes on what an action did             |
+|                  | (``smuggle_envs.text``)                                                        |
 | ``rules.py``     | ``ImportExportGame`` and ``ImportExportState``: the bases, with the functions  |
-|                  | of ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods      |
+|                  | of ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as    |
+|                  | methods                                                                        |
 """
 
 from .rules import ImportExportConfig, ImportExportGame, ImportExportState

@@ -51,7 +51,7 @@ def to_string(action: int, card_names: Sequence[str] | None = None) -> str:
         return f"action {ACTIONS[action - ACTION]}"
     if SHIP <= action < BID:
         s = action - SHIP
-        return f"ship {s} (seat {s // 2})"
+        return f"ship {s} (P{s // 2}'s)"  # the default seat name (``Game.seat_name``)
     if BID <= action < TYPE:
         return f"bid {2 * (action - BID)}"
     if TYPE <= action < SEAT:

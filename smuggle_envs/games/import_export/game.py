@@ -144,4 +144,7 @@ class ImportExportGameBase(Game):
         return 50.0
 
     def action_to_string(self, action: int) -> str:
+        if A.SHIP <= action < A.BID:  # a ship names its owner as every text names a seat
+            s = action - A.SHIP
+            return f"ship {s} ({self.seat_name(s // 2)}'s)"
         return A.to_string(action, self.names)

@@ -26,8 +26,9 @@ def _names(st: ImportExportStateBase, cards: Iterable[int]) -> str:
 
 def render(st: ImportExportStateBase, player: int | None = None) -> str:
     n = st.n
+    name = st.game.seat_name  # the one name of a seat in every text (its harbor colour beside it)
     lines = [
-        f"Import / Export: turn {st.turn + 1}, leader: player {st.leader}"
+        f"Import / Export: turn {st.turn + 1}, leader: {name(st.leader)}"
         + (f", declared: {ACTIONS[st.declared]}" if st.declared >= 0 else "")
     ]
     lines.append(f"deck {len(st.deck)}, discard {len(st.discard)}, bank {st.bank}; island: {_names(st, st.island)}")
@@ -37,7 +38,7 @@ def render(st: ImportExportStateBase, player: int | None = None) -> str:
     for p in range(n):
         colour = COLOUR_NAMES[st.colour[p]]
         lines.append(
-            f"player {p} ({colour}): {st.credits[p]} credits, {len(st.hands[p])} cards"
+            f"{name(p)} ({colour} harbor): {st.credits[p]} credits, {len(st.hands[p])} cards"
             + (" [followed]" if st.followed[p] == 1 else " [drew]" if st.followed[p] == 2 else "")
         )
         if player is None or player == p:
@@ -54,7 +55,8 @@ def render(st: ImportExportStateBase, player: int | None = None) -> str:
                     f"needs [{need}]; loaded {_names(st, st.cargo[s])}"
                 )
     if st.over:
-        lines.append(f"game over ({st.end_reason}); scores: {st.scores()}")
+        scores = ", ".join(f"{name(p)} {st.game.score_text(s)}" for p, s in enumerate(st.scores()))
+        lines.append(f"game over ({st.end_reason}); scores: {scores}")
     elif st.ask is not None:
         lines.append(_decision(st, st.ask[0], st.ask[1], st.ask[2], st.ask[3], st.ask[4]))
     return "\n".join(lines)
@@ -65,7 +67,7 @@ def _decision(
 ) -> str:
     """The decision in progress: who decides what, for which power, and the options if public."""
     g = st.game
-    text = f"player {player} to decide: {PHASE_NAMES[phase]}"
+    text = f"{g.seat_name(player)} to decide: {PHASE_NAMES[phase]}"
     if phase == P_POWER:
         text += f" [{g.names[g.ids[ctx[0]]].title()}]"
     if public:

@@ -4,7 +4,9 @@ the game's modules.
 ``ImportExportState`` is the state's fields and the methods the steps and the powers act through
 (``state.py``), with the turn bound to it: the step and the steps the powers reuse
 (``steps.py``), the perfect-recall resample (``resample.py``), final scoring (``scoring.py``),
-the text table (``render.py``) and, for tests and tutorials, ``arrange`` (``scenarios.py``).
+the text table (``render.py``), the texts for people and language models (``text.py``: the card
+glossary, a score's text, the private cards, the step notes) and, for tests and tutorials,
+``arrange`` (``scenarios.py``).
 ``ImportExportGame`` adds to ``ImportExportGameBase`` (``game.py``) the parts that need the state
 or the encoder.
 
@@ -12,7 +14,7 @@ Imports go one way: a module imports only modules before it in this list (at run
 types): the vocabulary, data and actions; ``game.py``; ``hooks.py`` (the tables through which the
 engine calls the powers) and ``matching.py``; ``state.py``; the powers (``powers/``, which
 register in ``hooks`` and act on the state through its methods); ``scoring.py``; ``steps.py``;
-``resample.py``; ``scenarios.py``, ``encoder.py`` and ``render.py``; this module.
+``resample.py``; ``scenarios.py``, ``encoder.py`` and ``render.py``; ``text.py``; this module.
 
 Quotations are from the rulebook; "R5.n" refers to resolution n of section 5 of the project's
 rule resolutions. ``docs/rules/import_export.md`` quotes both, and maps every rule to the code
@@ -31,6 +33,7 @@ from .resample import resample
 from .scenarios import arrange
 from .scoring import final_scores
 from .state import UNLIMITED, Ask, AutoListener, ImportExportStateBase, Task
+from .text import card_glossary, private_cards, score_text, step_notes
 from .vocab import (
     CHOOSE,
     CONTRACT,
@@ -120,6 +123,9 @@ class ImportExportGame(ImportExportGameBase):
     def new_initial_state(self, seed: int | None = None) -> ImportExportState:
         return ImportExportState(self, seed)
 
+    card_glossary = card_glossary
+    score_text = score_text
+
 
 class ImportExportState(ImportExportStateBase):
     """An Import / Export position (see ``ImportExportStateBase`` for its fields): the functions
@@ -135,6 +141,8 @@ class ImportExportState(ImportExportStateBase):
     _apply = steps.apply
     _resample = resample
     _render = render
+    _private_cards = private_cards
+    _step_notes = step_notes
     arrange = arrange
 
     # the engine's steps the powers reuse (declared in ``ImportExportStateBase``)

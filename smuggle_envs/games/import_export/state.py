@@ -171,7 +171,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
         if ask is not None and not self.over:
             phase = ask[0]
             if phase == P_BID:
-                return f"player {ask[1]} bids (sealed)"
+                return f"{self.game.seat_name(ask[1])} bids (sealed)"
             if phase == P_POWER:
                 hidden = HIDDEN_CHOICES.get(ask[3][0])
                 text = hidden(self, ask[1], ask[3][1:], action) if hidden is not None else None
@@ -305,7 +305,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
             return
         limit = self.end_credits()
         if self.credits[p] >= limit:
-            self.end_reason = f"player {p} reached {limit} active credits"
+            self.end_reason = f"{self.game.seat_name(p)} reached {limit} active credits"
 
     def pay(self, p: int, amount: int) -> int:
         """Credits to the bank (as much as the player has)."""

@@ -102,7 +102,7 @@ def check_wins(st: ImportExportStateBase) -> None:
     for key, fn in WIN_CHECKS.items():
         for p in st.holders(st.game.ids[key]):
             if fn(st, p):
-                st.win(p, f"player {p} won with {st.game.names[st.game.ids[key]].title()}")
+                st.win(p, f"{st.game.seat_name(p)} won with {st.game.names[st.game.ids[key]].title()}")
                 return
 
 

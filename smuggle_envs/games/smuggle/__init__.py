@@ -59,8 +59,11 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 |                  | rules                                                                          |
 | ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
 | ``render.py``    | the text table, whole or from one seat                                         |
+| ``text.py``      | the text interface's parts: the card glossary (duties and fines), a seat's     |
+|                  | private cards, the notes of a step (search verdicts and payments, rounds)      |
 | ``rules.py``     | ``SmuggleGame`` and ``SmuggleState``: the bases, with the functions of         |
-|                  | ``steps``, ``resample``, ``render`` and ``scenarios`` bound as methods         |
+|                  | ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as       |
+|                  | methods                                                                        |
 """
 
 from .rules import SmuggleConfig, SmuggleGame, SmuggleState

@@ -9,9 +9,24 @@ from .state import SmuggleStateBase
 from .vocab import DISCARD, OVER, PHASE_NAMES, REAL_BAG, RECEIVE, TRUTHFUL
 
 
+def _money(amount: int) -> str:
+    """ "-£175", never "£-175"."""
+    return f"-£{-amount}" if amount < 0 else f"£{amount}"
+
+
 def _cards(counts: Sequence[int], names: Sequence[str]) -> str:
     parts = [f"{names[k]} x{c}" if c > 1 else names[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) if parts else "-"
+
+
+def _passed_text(state: SmuggleStateBase) -> str:
+    """The note on a declaration the Officer let pass: the duty it paid, or none for a Bag claim
+    (diplomatic immunity pays nothing: "duty paid" would be false)."""
+    if not state.f_duty_paid[0]:  # the flag marks a hand the Officer let pass, the Bag's too
+        return ""
+    if state.declaration is None:
+        return "  (not searched: no duty under diplomatic immunity, passed on)"
+    return f"  (duty paid: £{state.game.declared_duty[state.decl_action]}, passed on)"
 
 
 def render(state: SmuggleStateBase, player: int | None = None) -> str:
@@ -19,7 +34,7 @@ def render(state: SmuggleStateBase, player: int | None = None) -> str:
     names = game.kind_names
     lines = [
         f"Smuggle | round {min(state.rounds_played + 1, state.n)}/{state.n} | "
-        f"Officer: P{state.officer} | pack: {len(state.deck)} cards"
+        f"Officer: P{state.officer} | pack: {len(state.deck)} card{'' if len(state.deck) == 1 else 's'}"
     ]
     seats = []
     for s in range(state.n):
@@ -33,7 +48,7 @@ def render(state: SmuggleStateBase, player: int | None = None) -> str:
         if not state.active[s]:
             tags.append("out")
         you = " (you)" if s == player else ""
-        seats.append(f"P{s}{you}: £{state.money[s]}" + (f" [{', '.join(tags)}]" if tags else ""))
+        seats.append(f"P{s}{you}: {_money(state.money[s])}" + (f" [{', '.join(tags)}]" if tags else ""))
     lines.append("  " + " | ".join(seats))
     lines.append(f"  open suitcase: {_cards(state.suitcase.tolist(), names)}")
     if state.last_discard is not None:
@@ -49,14 +64,12 @@ def render(state: SmuggleStateBase, player: int | None = None) -> str:
     if state.phase == OVER:
         best = max(state.money)
         won = [f"P{s}" for s in range(state.n) if state.money[s] == best]
-        lines.append(f"  game over; winner: {', '.join(won)} with £{best}")
+        lines.append(f"  game over; winner: {', '.join(won)} with {_money(best)}")
         return "\n".join(lines)
     declared = state.declaration
     if state.phase != DISCARD and state.decl_action >= 0:
         said = "the Diplomatic Bag" if declared is None else declaration_text(declared, names)
-        lines.append(
-            f"  P{state.holder} declared: {said}" + ("  (duty paid, passed on)" if state.f_duty_paid[0] else "")
-        )
+        lines.append(f"  P{state.holder} declared: {said}" + _passed_text(state))
     if player is None or player == state.holder:
         lines.append(f"  live hand (P{state.holder}): {_cards(state.hand.tolist(), names)}")
     elif any(state.known[player]):

@@ -32,6 +32,10 @@ def resample(st: SmuggleStateBase, player: int, rng: random.Random) -> SmuggleSt
         card = pool.pop(next(i for i, c in enumerate(pool) if c != BAG))
         hand[card] += 1
         drawn += 1
+    # Shuffle again: skipping the Bag above left it nearer the front, so the card drawn after the
+    # kept ones would be the Bag with 1/pool, not the 1/(pool - kept) of a fair deal (found by the
+    # enumeration test of training/bluffing/beliefs.py).
+    rng.shuffle(pool)
     while drawn < st.hand_size:
         hand[pool.pop()] += 1
         drawn += 1

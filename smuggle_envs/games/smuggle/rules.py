@@ -2,10 +2,11 @@
 
 ``SmuggleState`` is the state's fields and card moves (``state.py``) with the rules bound to it
 as methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``) and, for tests and tutorials, ``stack_pack``
-(``scenarios.py``). ``SmuggleGame`` adds to ``SmuggleGameBase`` (``game.py``) the parts that
-need the state or the encoder. Every module of the game imports only modules below it; this one
-is the top.
+(``resample.py``), the text table (``render.py``), the private cards and step notes of the text
+interface (``text.py``) and, for tests and tutorials, ``stack_pack`` (``scenarios.py``).
+``SmuggleGame`` adds to ``SmuggleGameBase`` (``game.py``) the parts that need the state or the
+encoder, and the card glossary (``text.py``). Every module of the game imports only modules below
+it; this one is the top.
 
 Rule numbers in comments are those of the rulebook and "R2.n" the resolutions of its ambiguities,
 both quoted and mapped to the code and to their tests in ``docs/rules/smuggle.md``. The
@@ -16,7 +17,7 @@ here (``from smuggle_envs.games.smuggle.rules import DECLARE``).
 from __future__ import annotations
 
 from ...core.layout import ObservationLayout
-from . import steps
+from . import steps, text
 from .actions import BAG, HAND_SIZE, NUM_ITEMS, NUM_KINDS
 from .encoder import SmuggleEncoder, build_layout
 from .game import SmuggleConfig, SmuggleGameBase
@@ -95,6 +96,8 @@ class SmuggleGame(SmuggleGameBase):
     def new_initial_state(self, seed: int | None = None) -> SmuggleState:
         return SmuggleState(self, seed)
 
+    card_glossary = text.card_glossary
+
 
 class SmuggleState(SmuggleStateBase):
     """A Smuggle position (see ``SmuggleStateBase`` for its fields): the functions of
@@ -113,4 +116,6 @@ class SmuggleState(SmuggleStateBase):
     _apply = steps.apply
     _resample = resample
     _render = render
+    _private_cards = text.private_cards
+    _step_notes = text.step_notes
     stack_pack = stack_pack

@@ -222,7 +222,7 @@ def test_paper_imports_a_container_from_sea_without_an_owner_fee_including_its_o
     )
     load_turn(t, "batteries", "cups")
     assert power(t) == "paper" and t.decider == 0
-    assert set(t.legal()) == {"done", "ship 3 (seat 1)"}
+    assert set(t.legal()) == {"done", "ship 3 (P1's)"}
     t.do(("ship", 3), "velvet_robes")
     assert set(t.legal()) == {"to imports", "to goods"}
     t.do(("zone", "goods"))

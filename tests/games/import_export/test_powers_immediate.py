@@ -268,7 +268,7 @@ def test_apples_asks_even_without_an_agriculture_card(table):
 def test_bamboo_may_be_contracted_again_on_an_available_ship(table):
     t = finish(table, "bamboo", [], "sugar")
     st = t.state
-    assert t.legal() == ["done", "ship 1 (seat 0)"]  # ship 0 is sailing
+    assert t.legal() == ["done", "ship 1 (P0's)"]  # ship 0 is sailing
     t.do(("ship", 1))
     assert st.contracts[1] == ids(t, "bamboo") and st.shipments[0] == []
     assert st.at_sea[0] and st.credits[0] == 12
@@ -529,7 +529,7 @@ def test_printed_money_takes_a_container_from_each_opponent_to_load_or_keep(tabl
     # Ship 3 is emptied and comes home; Candy fits no ship of seat 0, so it is kept in hand.
     assert not st.at_sea[3] and t.id("candy") in st.hands[0]
     # Seat 2's only container is taken; it fits ship 1's Generators: load it or keep it.
-    assert sorted(t.legal()) == ["ship 1 (seat 0)", "to hand"]
+    assert sorted(t.legal()) == ["ship 1 (P0's)", "to hand"]
     t.do(("ship", 1))
     assert st.cargo[1] == ids(t, "laptops") and st.cargo[4] == [] and st.cargo[2] == ids(t, "soap")
     conserved(t)

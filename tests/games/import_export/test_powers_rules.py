@@ -331,7 +331,7 @@ def test_robot_cats_secures_a_pair_with_two_pirate_actions(table):
     )
     t.do("potatoes", "draw", "draw")
     t.do("fake_dvds")
-    assert t.phase == P_PIRATE_PLACE and set(t.legal()) == {"ship 0 (seat 0)", "to discard"}
+    assert t.phase == P_PIRATE_PLACE and set(t.legal()) == {"ship 0 (P0's)", "to discard"}
     t.do(("ship", 0))
     st = t.state
     assert st.cargo[0] == ids(t, "fake_dvds") and st.contracts[0] == ids(t, "protractors")
@@ -673,7 +673,7 @@ def test_dark_flight_games_imports_from_the_island_and_keeps_the_bid(table):
         ships={3: {"at_sea": True, "cargo": ["telescopes"]}},
     )
     t.do("champagne", "jets", "draw")
-    assert t.phase == P_IMPORT_SHIP and set(t.legal()) == {"ship 3 (seat 1)", "option 0"}
+    assert t.phase == P_IMPORT_SHIP and set(t.legal()) == {"ship 3 (P1's)", "option 0"}
     t.do(("option", 0), ("bid", 2), ("bid", 4))
     st = t.state
     assert st.credits == [10 + 4, 10 - 4, 10] and st.bank == BANK_TOTAL - 30  # no owner fee

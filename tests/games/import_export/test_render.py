@@ -24,12 +24,12 @@ def test_render_every_phase_and_a_seat_sees_only_its_own_hand():
                     view = st.render(p)
                     assert view.count("  hand: ") == 1
                     own = game.names[st.hands[p][0]].title() if st.hands[p] else "-"
-                    assert f"player {p} " in view and own in view
+                    assert f"P{p} (" in view and own in view
                     assert view == st.resample(p, rng).render(p)
             if st.is_terminal():
                 assert "game over (" in full and "scores: " in full
                 break
-            assert PHASE_NAMES[st.phase] in full and f"player {st.current_player()} to decide" in full
+            assert PHASE_NAMES[st.phase] in full and f"P{st.current_player()} to decide" in full
             st.apply_action(rng.choice(st.legal_actions()))
     assert len(phases) >= 12
 
@@ -50,12 +50,12 @@ def test_render_shows_harbors_ships_and_the_island(table):
         },
     )
     view = t.state.render(0)
-    assert "leader: player 1" in view and "island: Beer" in view
-    assert "player 1 (yellow): 24 credits, 1 cards" in view
+    assert "leader: P1" in view and "island: Beer" in view
+    assert "P1 (yellow harbor): 24 credits, 1 cards" in view
     assert "  hand: Laptops" in view and "Diamond Rings" not in view  # seat 1's hand is hidden
     assert "imports: Champagne; goods: -" in view and "imports: -; goods: Cologne" in view
     assert "shipments: Velvet Robes" in view
     assert "ship 0 in harbor: contracts Miri Machines; needs [technology, technology]; loaded Telescopes" in view
     assert "ship 5 at sea: Sugar, Bamboo" in view
     assert "Diamond Rings" in t.state.render(1) and "Diamond Rings" in t.state.render()
-    assert "player 1 to decide: lead" in view
+    assert "P1 to decide: lead" in view

@@ -429,7 +429,7 @@ def test_rule_multiple_contract_actions_contract_several_cards(lay):
     # each or both on one ship.
     t = lay(2, hands={0: ["mouthwash", "bamboo", "bubblegum"], 1: []}, imports={0: ["paper"]}, deck_top=FIVE)
     t.do("mouthwash", "draw", "bamboo")
-    assert t.legal() == ["ship 0 (seat 0)", "ship 1 (seat 0)"]  # both ships are in harbor
+    assert t.legal() == ["ship 0 (P0's)", "ship 1 (P0's)"]  # both ships are in harbor
     t.do(("ship", 0), "bubblegum", ("ship", 0))
     assert t.state.contracts[0] == ids(t, "bamboo", "bubblegum") and t.state.contracts[1] == []
     assert t.state.requirement(0) == [1, 4]
@@ -523,7 +523,7 @@ def test_rule_load_chooses_among_ships_that_fit(lay):
         deck_top=FIVE,
     )
     t.do("chairs", "draw", "laptops")
-    assert t.legal() == ["ship 0 (seat 0)", "ship 1 (seat 0)"]
+    assert t.legal() == ["ship 0 (P0's)", "ship 1 (P0's)"]
     assert t.state.pending == t.id("laptops")
     t.do(("ship", 1))
     assert t.state.cargo[1] == ids(t, "laptops") and t.state.pending == -1
@@ -680,7 +680,7 @@ def test_rule_import_sealed_bid_winner_pays_the_bank_and_the_owner_takes_2(lay):
     t.do("champagne", "vintage_wines", "draw")
     st = t.state
     assert (t.phase, t.decider) == (P_IMPORT_SHIP, 0) and st.declared == IMPORT
-    assert t.legal() == ["ship 1 (seat 0)", "ship 3 (seat 1)", "ship 5 (seat 2)"]
+    assert t.legal() == ["ship 1 (P0's)", "ship 3 (P1's)", "ship 5 (P2's)"]
     t.do(("ship", 5))
     assert (t.phase, t.decider) == (P_BID, 0) and len(t.state.legal_actions()) == 6  # 0..10 credits
     t.do(("bid", 4))
@@ -909,7 +909,7 @@ def test_rule_pirate_chooses_the_ship_when_several_fit(lay):
         ships={0: {"contracts": ["miri_machines"]}, 1: {"contracts": ["drones"]}},
     )
     t.do("rope", "draw", "laptops")
-    assert t.legal() == ["ship 0 (seat 0)", "ship 1 (seat 0)"]
+    assert t.legal() == ["ship 0 (P0's)", "ship 1 (P0's)"]
     t.do(("ship", 1))
     assert t.state.cargo[1] == ids(t, "laptops")
 
@@ -1030,7 +1030,7 @@ def test_rule_50_active_credits_end_the_game_after_the_turn(lay):
     t = lay(3, hands={0: ["beer", "laptops"], 1: ["chaptick", "shoes"], 2: []}, credits={0: 46, 1: 44}, deck_top=FIVE)
     t.do("beer", "chaptick", "draw", "laptops")
     st = t.state
-    assert st.credits[0] == 50 and st.end_reason == "player 0 reached 50 active credits"
+    assert st.credits[0] == 50 and st.end_reason == "P0 reached 50 active credits"
     assert not st.is_terminal() and (t.phase, t.decider) == (P_SUPPLY, 1)  # the turn finishes
     t.do("shoes")
     assert st.credits[1] == 48 and st.is_terminal() and not st.is_truncated()
@@ -1047,7 +1047,7 @@ def test_rule_end_credits_option():
     for card in ("beer", A.DRAW, "laptops"):
         st.apply_action(card if isinstance(card, int) else A.CARD + game.card_id(card))
     assert st.credits[0] == 20 and st.is_terminal()
-    assert st.end_reason == "player 0 reached 20 active credits"
+    assert st.end_reason == "P0 reached 20 active credits"
 
 
 def test_rule_the_final_card_drawn_ends_the_game_after_the_turn(lay):

@@ -27,12 +27,12 @@ def test_a_sealed_bid_reads_as_a_bid_to_the_others_until_the_reveal(table):
     assert (t.phase, t.decider) == (P_BID, 0)
     bid = t.action(("bid", 4))
     assert st.action_to_string(bid, 0) == st.action_to_string(bid) == "bid 4"
-    assert st.action_to_string(bid, 1) == st.action_to_string(bid, 2) == "player 0 bids (sealed)"
+    assert st.action_to_string(bid, 1) == st.action_to_string(bid, 2) == "P0 bids (sealed)"
     t.do(bid, ("bid", 2))
     last = t.action(("bid", 6))
-    assert st.action_to_string(last, 0) == "player 2 bids (sealed)" and st.action_to_string(last, 2) == "bid 6"
+    assert st.action_to_string(last, 0) == "P2 bids (sealed)" and st.action_to_string(last, 2) == "bid 6"
     t.do(last)
-    assert "player 2 to decide: import: choose a container; options: card LAPTOPS, card TELESCOPES" in st.render(0)
+    assert "P2 to decide: import: choose a container; options: card LAPTOPS, card TELESCOPES" in st.render(0)
     pick = t.action("laptops")
     assert st.action_to_string(pick, 0) == "card LAPTOPS"  # the revealed winner picks in the open
 
@@ -51,7 +51,7 @@ def test_a_card_handed_over_face_down_is_hidden(table):
     assert st.action_to_string(beer, 0) == "card BEER"
     for viewer in (1, 2):
         assert st.action_to_string(beer, viewer) == st.action_to_string(cups, viewer)
-        assert st.action_to_string(beer, viewer) == "player 0 gives player 1 a card from their hand (A Small Tank)"
+        assert st.action_to_string(beer, viewer) == "P0 gives P1 a card from their hand (A Small Tank)"
 
 
 def test_shotguns_credits_or_cards_is_public_and_the_cards_are_not(table):
@@ -69,7 +69,7 @@ def test_shotguns_credits_or_cards_is_public_and_the_cards_are_not(table):
     cups, cologne = t.action("cups"), t.action("cologne")
     assert st.action_to_string(cups, 1) == "card CUPS"
     assert st.action_to_string(cups, 0) == st.action_to_string(cologne, 0)
-    assert st.action_to_string(cups, 2) == "player 1 gives player 2 a card from their hand (Shotguns)"
+    assert st.action_to_string(cups, 2) == "P1 gives P2 a card from their hand (Shotguns)"
 
 
 def test_a_named_type_is_said_aloud_so_every_seat_reads_it_and_the_table_keeps_it(table):
@@ -85,7 +85,7 @@ def test_a_named_type_is_said_aloud_so_every_seat_reads_it_and_the_table_keeps_i
     named = t.action(("type", "consumer"))
     assert st.action_to_string(named, 0) == st.action_to_string(named, 1) == "good type consumer"
     t.do(named)
-    assert "said aloud: player 0 named consumer (Shower Heads)" in st.render(1)
+    assert "said aloud: P0 named consumer (Shower Heads)" in st.render(1)
 
 
 def test_the_island_card_rope_will_take_reads_as_a_choice_until_the_swap(table):
@@ -95,7 +95,7 @@ def test_the_island_card_rope_will_take_reads_as_a_choice_until_the_swap(table):
     assert st.action_to_string(rope, 1) == "card ROPE"  # using an "any time" power is public
     t.do(rope)
     almonds = t.action("almonds")
-    assert st.action_to_string(almonds, 1) == "player 0 chooses a card of the supply island (Rope)"
+    assert st.action_to_string(almonds, 1) == "P0 chooses a card of the supply island (Rope)"
     t.do(almonds)
     beer = t.action("beer")
     assert st.action_to_string(beer, 1) == "card BEER"  # it goes to the island, face up

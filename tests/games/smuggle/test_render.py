@@ -15,7 +15,8 @@ def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():
         while True:
             phases.add(state.phase)
             full = state.render()
-            assert "Smuggle" in full and f"£{state.money[0]}" in full
+            money = state.money[0]
+            assert "Smuggle" in full and (f"£{money}" if money >= 0 else f"-£{-money}") in full
             for p in range(4):
                 view = state.render(p)
                 assert view == state.resample(p, rng).render(p)

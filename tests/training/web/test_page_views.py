@@ -139,11 +139,7 @@ def test_import_export_decisions_carry_the_engines_prompt_and_the_auction():
             assert prompt is not None and prompt["seat"] == seat
             assert prompt == engine_prompt(state, (seat + 1) % 3)  # the same words to every seat
             assert "options:" not in prompt["text"] and "``" not in prompt["text"]
-            assert (
-                state.render(seat)
-                .splitlines()[-1]
-                .startswith(f"player {seat} to decide: {prompt['text'].split(' [')[0]}")
-            )
+            assert state.render(seat).splitlines()[-1].startswith(f"P{seat} to decide: {prompt['text'].split(' [')[0]}")
             if prompt["card"] is not None:
                 assert prompt["power"] and prompt["text"].endswith(f"[{prompt['card']}]")
                 powers += 1

@@ -4,7 +4,7 @@
 * **Forms**: the sealed Import bid (a number among the legal bids, even credits), with the ship
   (or the island) being auctioned and its cargo, from the seat's own observation and table text;
   "Use the power?" as a yes/no question.
-* **Prompt**: the engine's own line for the decision in progress ("player 1 to decide: import:
+* **Prompt**: the engine's own line for the decision in progress ("P1 to decide: import:
   sealed bid"), from the seat's table text, so a page shows what the terminal shows.
 * **Marks**: every declared action is played face up; the sealed Import bids are what is hidden.
   The bid that completes a round (or the action after which the engine placed a forced last
@@ -72,7 +72,7 @@ def _auction(state: Any, seat: int) -> dict[str, Any]:
     elif layout.get(obs, "import_island")[0] > 0.5:
         island = re.search(r"; island: (.*)$", text, re.MULTILINE)
         shown.update(island=True, cargo=island.group(1) if island else "")
-    credits = re.search(rf"^player {seat} \([a-z]+\): (-?\d+) credits", text, re.MULTILINE)
+    credits = re.search(rf"^P{seat} \([a-z ]+\): (-?\d+) credits", text, re.MULTILINE)
     shown["credits"] = int(credits.group(1)) if credits else None
     return shown
 
@@ -91,8 +91,8 @@ def bid_form(state: Any, seat: int, legal: tuple[int, ...]) -> Form | None:
 
 
 # ----- the engine's prompt -----------------------------------------------------------------------------
-# "player 1 to decide: import: sealed bid; options: bid 0, bid 2": the last line of the table text
-_PROMPT = re.compile(r"^player (\d+) to decide: (.*)$")
+# "P1 to decide: import: sealed bid; options: bid 0, bid 2": the last line of the table text
+_PROMPT = re.compile(r"^P(\d+) to decide: (.*)$")
 _OPTIONS = re.compile(r"; (options: .*|\d+ options)$")
 _POWER = re.compile(r" \(the ``power`` piece names the card\) \[(.*)\]")
 

@@ -212,7 +212,8 @@ def a_small_tank_give(st: ImportExportStateBase, action: int, holder: int, p: in
 @hidden_choice("a_small_tank")
 def a_small_tank_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], action: int) -> str:
     """The card goes from hand to hand: the table sees only that one was given."""
-    return f"player {p} gives player {args[0]} a card from their hand (A Small Tank)"
+    name = st.game.seat_name
+    return f"{name(p)} gives {name(args[0])} a card from their hand (A Small Tank)"
 
 
 @listener("completed", "laptops")
@@ -629,4 +630,5 @@ def shotguns_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], ac
     """Credits or cards is a public choice; which cards go from hand to hand is not."""
     if args[0] != "card":
         return None
-    return f"player {p} gives player {args[1]} a card from their hand (Shotguns)"
+    name = st.game.seat_name
+    return f"{name(p)} gives {name(args[1])} a card from their hand (Shotguns)"

@@ -322,7 +322,7 @@ def rolls_royce(st: ImportExportStateBase, p: int) -> None:
 def _say_aloud(st: ImportExportStateBase, p: int, action: int, power: str) -> None:
     """A name said aloud at the table (rulebook): everyone hears it, so the table keeps it
     (``said_aloud``, shown by ``render``) and the action text is public."""
-    st.said_aloud = f"player {p} named {st.game.action_to_string(action).split(' ', 2)[-1]} ({power})"
+    st.said_aloud = f"{st.game.seat_name(p)} named {st.game.action_to_string(action).split(' ', 2)[-1]} ({power})"
 
 
 @step("rolls_royce")
@@ -331,7 +331,7 @@ def _rolls_royce(st: ImportExportStateBase, action: int, p: int) -> None:
     named = action - A.CARD
     drawn = _draw_into_hand(st, p, 1)
     if drawn and drawn[0] == named:
-        st.win(p, f"player {p} named and drew {st.game.names[named].title()} with Rolls Royce")
+        st.win(p, f"{st.game.seat_name(p)} named and drew {st.game.names[named].title()} with Rolls Royce")
         return
     if drawn:
         st.emit("drew", p, 1)

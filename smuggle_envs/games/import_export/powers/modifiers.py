@@ -516,7 +516,7 @@ def _led_lights(st: ImportExportStateBase, action: int, p: int, wanted: int, giv
 def _led_lights_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], action: int) -> str | None:
     """The island card chosen first is taken only once the two hand cards are given: until then
     the table (whose view does not keep the choice) sees only that one was chosen."""
-    return f"player {p} chooses a card of the supply island (LED Lights)" if args[1] < 0 else None
+    return f"{st.game.seat_name(p)} chooses a card of the supply island (LED Lights)" if args[1] < 0 else None
 
 
 def _rope_start(st: ImportExportStateBase, p: int) -> None:
@@ -540,7 +540,7 @@ def _rope(st: ImportExportStateBase, action: int, p: int, wanted: int) -> None:
 @hidden_choice("rope")
 def _rope_hidden(st: ImportExportStateBase, p: int, args: tuple[Any, ...], action: int) -> str | None:
     """As LED Lights: the island card is seen to go once the swap is made."""
-    return f"player {p} chooses a card of the supply island (Rope)" if args[1] < 0 else None
+    return f"{st.game.seat_name(p)} chooses a card of the supply island (Rope)" if args[1] < 0 else None
 
 
 _AVAILABLE = {

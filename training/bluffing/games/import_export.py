@@ -1,0 +1,84 @@
+"""Import / Export's commitments: the sealed bids of the Import action.
+
+Each bidder of an Import round (two or more of them) puts credits in its fist in secret; the
+table hears "player p bids (sealed)" until every bid is in and they are revealed together. No
+bid is challenged, so a bid is a commitment (``challenged`` and ``caught`` None):
+
+* ``sealed_bid``: ``truth``: the bid won the ship (highest, or the tie-break's choice: the
+  leader, else the tied bidder closest clockwise from him, a Foxes holder first). The round is
+  read as ``training.analytics.import_export`` reads it (``decision_note``), from the position
+  before the last bid, including bids the engine applies by itself (a bidder with fewer than 2
+  credits can only bid 0: no decision, so no row, but its bid counts). ``payoff``: the bidder's
+  score change from before its bid until the round's containers are placed (the price paid, the
+  goods taken).
+
+The powers' face-down hand-overs (A Small Tank, Shotguns, LED Lights, Rope) are hidden choices
+too, but with no truth to read against a claim; they are left out. ``facing``: None everywhere:
+nobody calls a claim here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from smuggle_envs.core.game import State
+from smuggle_envs.games.import_export import ImportExportState
+from smuggle_envs.games.import_export.vocab import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE
+from training.analytics.import_export import decision_note
+
+from ._common import Draft, GameClaims, Labeller, heard, no_facing
+
+ENV_ID = "import_export_v0"
+
+
+def _containers_placed(state: State[Any]) -> bool:
+    """No container of a won round is still to be picked or placed."""
+    st = cast(ImportExportState, state)
+    return st.over or st.ask is None or st.ask[0] not in (P_IMPORT_PICK, P_IMPORT_ZONE)
+
+
+def _ship_text(st: ImportExportState) -> str:
+    s = st.import_ship
+    return "the supply island" if s == ISLAND else f"ship {s} (P{s // 2}'s)"
+
+
+class ImportExportLabeller(Labeller):
+    """Drafts every sealed bid a seat decides; the round's last bid (decided or applied by the
+    engine) settles them all."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bids: list[Draft] = []  # the sealed bids of the round in progress
+
+    def start(self, state: State[Any]) -> None:
+        # The engine's own decisions (a forced bid may be the round's last) are told here.
+        cast(ImportExportState, state).auto_listeners.append(self._auto)
+
+    def _auto(self, state: Any, player: int, action: int) -> None:
+        self._read(cast(ImportExportState, state), action)
+
+    def decide(self, state: State[Any], step: int, seat: int, action: int) -> bool:
+        st = cast(ImportExportState, state)
+        bid = st.ask is not None and st.ask[0] == P_BID
+        if bid:
+            claim = f"{heard(st, action)} for {_ship_text(st)}"
+            d = self.draft(st, step, action, "sealed_bid", "commitment", claim=claim, resolved=_containers_placed)
+            d.resolved = lambda s, d=d: d.truth is not None and _containers_placed(s)  # once the bids are open
+            self.bids.append(d)
+        self._read(st, action)
+        return bid
+
+    def _read(self, st: ImportExportState, action: int) -> None:
+        """The last bid of a round: every bid is in, the winner known."""
+        note = decision_note(st, action)
+        if note is not None and note[0] == "bids":
+            winner = note[5][0]
+            for d in self.bids:
+                d.truth = d.seat == winner
+            self.bids = []
+
+
+CLAIMS = GameClaims(ImportExportLabeller, no_facing)
+"""Import / Export's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
+
+__all__ = ["CLAIMS", "ENV_ID", "ImportExportLabeller"]
