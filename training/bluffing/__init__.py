@@ -22,12 +22,21 @@ the section "Claims and their truth" of ``docs/rules/<game>.md``.
     facing(state, seat)     -> Facing | None  the claim ``seat`` must call or believe now, with a
                                               ``truth(world)`` that evaluates it in any world
                                               (a resampled one too), for posteriors
+    questions(state, seat)  -> Facing | None  the claim or hidden commitment ``seat`` faces now:
+                                              ``facing``'s calls (Smuggle, CIQ), and in the
+                                              games without calls the question a plugin's
+                                              ``questions`` asks (an Illegal let-pass, a Humble
+                                              smuggle selection, an Import / Export sealed bid)
+
+``facing`` is the call decisions only (the lie-detection benchmark and ``smuggle analyze
+--deception`` count calls through it); ``questions`` is what the posteriors and belief probes
+(``beliefs``, ``probes``) ask about, in all five games.
 
 ``smuggle dataset DB --out DIR`` (``dataset.py``; its parser ``parser.py``) writes the claims of
 every stored game as Parquet files, one row per claim with the columns ``COLUMNS`` lists.
 
 This module imports only the standard library, so that the command line can print the schema
-(``smuggle dataset --help``) without loading the games: ``claims`` and ``facing`` import the
+(``smuggle dataset --help``) without loading the games: ``claims``, ``facing`` and ``questions`` import the
 game plugins (``games/``) when first called.
 """
 
@@ -144,6 +153,19 @@ def facing(state: State[Any], seat: int) -> Facing | None:
     return plugin(state.game.env_id).facing(state, seat)
 
 
+def questions(state: State[Any], seat: int) -> Facing | None:
+    """The claim or hidden commitment ``seat`` faces at ``state``: its plugin module's
+    ``questions`` where it has one (the games without calls), else ``facing`` (None: none).
+
+    A separate name, not more of ``facing``: a seat answering these questions calls nobody, so
+    what counts calls (``deception.calls_possible``, the lie-detection benchmark) stays as it was."""
+    from .games import CLAIMS, plugin
+
+    env_id = state.game.env_id
+    ask = getattr(CLAIMS.modules().get(env_id), "questions", None)
+    return ask(state, seat) if ask is not None else plugin(env_id).facing(state, seat)
+
+
 __all__ = [
     "CLAIM_COLUMNS",
     "COLUMNS",
@@ -154,5 +176,6 @@ __all__ = [
     "Facing",
     "claims",
     "facing",
+    "questions",
     "schema_text",
 ]

@@ -12,9 +12,12 @@ reads its opponents about as well as knowing their policies would.
 Tasks (:data:`TASKS`, ``--task``): ``smuggle_officer`` (:data:`SMUGGLE_OFFICER`), the Customs
 Officer's search / let-pass decision facing a declaration or a Diplomatic Bag claim, true when the
 hand matches the declaration exactly or holds the Bag, its policy-aware posterior reweighted from
-the last fresh four-card deal, where it is exact (see ``beliefs``); and ``ENV_ID:facing`` for each
-of the five games (:func:`facing_task`), every decision the kit's ``training.bluffing.facing``
-plugins say faces a claim, reweighted from the claim's own step only.
+the last fresh four-card deal, where it is exact (see ``beliefs``); ``ENV_ID:facing`` for the games
+with calls, Smuggle and CIQ (:func:`facing_task`), every decision the kit's
+``training.bluffing.facing`` plugins say faces a claim; and ``ENV_ID:question`` for each of the
+five games (:func:`question_task`), every decision ``training.bluffing.questions`` says faces a
+claim or a hidden commitment (in Illegal, Humble smuggle and Import / Export, which have no calls:
+a let-pass, a face-down selection, a sealed bid); both reweighted from the claim's own step only.
 
 Logistic regression is Newton's method on standardised features with an L2 penalty, in numpy (the
 environment has no scikit-learn). ``python -m training.bluffing.probes --help`` runs the study.
@@ -81,31 +84,43 @@ def _smuggle_officer(state: Any, past: Sequence[Any]) -> Found | None:
     return smuggle_claim_true, root
 
 
-def facing_task(env_id: str) -> ProbeTask:
-    """Any game, through the kit's ``training.bluffing.facing`` plugins: every decision at which
-    the seat to act faces a claim, reweighted from the claim's own step (the claimant's
-    decision; earlier actions are not reweighted) or, for a fact nobody stated, not at all."""
+def _kit_task(env_id: str, name: str) -> ProbeTask:
+    """A task through the kit's ``training.bluffing.<name>`` (``facing`` or ``questions``): every
+    decision at which the seat to act faces a claim, reweighted from the claim's own step (the
+    claimant's decision; earlier actions are not reweighted) or, for a fact nobody stated, not
+    at all."""
 
     def find(state: State[Any], past: Sequence[State[Any]]) -> Found | None:
-        from . import facing  # the plugins load the games: imported when first used
+        from . import facing, questions  # the plugins load the games: imported when first used
 
-        claim = facing(state, state.current_player())
+        claim = {"facing": facing, "questions": questions}[name](state, state.current_player())
         if claim is None:
             return None
         step = claim.claim_step if claim.claim_step is not None else len(past) - 1
         return claim.truth, step
 
-    return ProbeTask(f"{env_id}: every decision facing a claim (training.bluffing.facing)", env_id, find)
+    return ProbeTask(f"{env_id}: every decision facing a claim (training.bluffing.{name})", env_id, find)
 
 
+def facing_task(env_id: str) -> ProbeTask:
+    """The calls of a game (``training.bluffing.facing``): Smuggle's and CIQ's; the other games
+    have none, so their task finds no position."""
+    return _kit_task(env_id, "facing")
+
+
+def question_task(env_id: str) -> ProbeTask:
+    """Every claim or hidden commitment a seat faces (``training.bluffing.questions``): the calls
+    in Smuggle and CIQ, an Illegal let-pass, a Humble smuggle selection, an Import / Export
+    sealed bid."""
+    return _kit_task(env_id, "questions")
+
+
+GAMES = ("smuggle_v0", "ciq_v0", "illegal_v0", "humble_smuggle_v0", "import_export_v0")
 SMUGGLE_OFFICER = ProbeTask("Smuggle: the Officer searches or lets pass", "smuggle_v0", _smuggle_officer)
 TASKS = {"smuggle_officer": SMUGGLE_OFFICER}
-TASKS.update(
-    {
-        f"{env}:facing": facing_task(env)
-        for env in ("smuggle_v0", "ciq_v0", "illegal_v0", "humble_smuggle_v0", "import_export_v0")
-    }
-)
+# ``:facing`` only where a seat calls a claim (elsewhere it would find nothing to probe).
+TASKS.update({f"{env}:facing": facing_task(env) for env in ("smuggle_v0", "ciq_v0")})
+TASKS.update({f"{env}:question": question_task(env) for env in GAMES})
 
 
 # ----- positions ------------------------------------------------------------------------------------

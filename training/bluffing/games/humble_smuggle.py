@@ -16,17 +16,26 @@ commitments (``challenged`` and ``caught`` None), their truth read at the reveal
 
 A game stored cut short before a reveal leaves that round's commitments out (no truth yet).
 ``facing``: None everywhere: nobody calls a claim here.
+
+``questions`` (``training.bluffing.questions``): at its Play decision (every selection face down,
+before the reveal) a seat faces the next seat's selection: "P{q}'s face-down card fits the
+round's rule", read in a world as the reveal would read it if it came now (the Play cards
+attached so far, none more): ``q`` not among the cards the rule discards. At the pass that ends
+the Play phase that is the ``select`` row's truth; earlier, Play cards still to come may change it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from smuggle_envs.core.game import State
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleState
+from smuggle_envs.games.humble_smuggle.steps import _discarded
 from smuggle_envs.games.humble_smuggle.vocab import PLAY, SELECT
 
+from .. import Facing
 from ._common import Draft, GameClaims, Labeller, no_facing
 
 ENV_ID = "humble_smuggle_v0"
@@ -75,7 +84,37 @@ class HumbleLabeller(Labeller):
         self.last = last
 
 
+def fits_now(q: int) -> Callable[[State[Any]], bool]:
+    """Seat ``q``'s face-down card survives the reveal if it came now, in any world (a Play
+    phase position): the engine's own resolution, so the rule is read exactly as it plays."""
+
+    def truth(world: State[Any]) -> bool:
+        st = cast(HumbleSmuggleState, world)
+        read = [st.effective_value(s) for s in range(st.n)]
+        values, shielded = [v for v, _ in read], [sh for _, sh in read]
+        return q not in _discarded(st, values, shielded, st.centre[0])
+
+    return truth
+
+
+def _select_step(st: HumbleSmuggleState, q: int) -> int | None:
+    """The index in the history of ``q``'s selection this round: the round's selections are the
+    last ``n`` selection actions, in turn order from the first player."""
+    picks = [i for i, a in enumerate(st.history) if A.SELECT <= a < A.PLAY][-st.n :]
+    return picks[(q - st.first) % st.n] if len(picks) == st.n else None
+
+
+def questions(state: State[Any], seat: int) -> Facing | None:
+    """The seat to play a Play card faces the next seat's face-down selection (None elsewhere)."""
+    st = cast(HumbleSmuggleState, state)
+    if st.phase != PLAY or seat != st.actor:
+        return None
+    q = (seat + 1) % st.n
+    claim = f"P{q}'s face-down card fits the round's rule"
+    return Facing(seat, "play", claim, q, _select_step(st, q), fits_now(q))
+
+
 CLAIMS = GameClaims(HumbleLabeller, no_facing)
 """Humble smuggle's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "HumbleLabeller"]
+__all__ = ["CLAIMS", "ENV_ID", "HumbleLabeller", "fits_now", "questions"]

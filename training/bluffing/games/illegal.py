@@ -15,11 +15,19 @@ challenged by the rules, so both are claims without calls (``challenged`` and ``
   choice). Accepted trades claim nothing (they show the cards) and are no rows. ``payoff``: its
   score change over the decision (a declined trade moves nothing: 0).
 
-``facing``: None everywhere: no seat ever decides on another's let-pass or decline.
+``facing``: None everywhere: no seat ever decides on another's let-pass or decline (no call).
+
+``questions`` (``training.bluffing.questions``): the let-pass is still a claim the next seats
+asked face. In a Magnum window, each seat asked after the first faces the let-pass just made,
+"P{q} holds no Magnum" (``q`` the seat asked before it; the game has one Magnum), with the claims'
+truth, read on the world's hand of ``q``. A seat holding the Magnum itself knows the answer (1).
+Declined trades (config ``trading``) are not asked about: the request is cleared by the decline,
+and the proposer's next decision does not hinge on it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from smuggle_envs.core.game import State
@@ -27,6 +35,7 @@ from smuggle_envs.games.illegal import IllegalState
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.vocab import REACT, TRADE_ANSWER, W_TAKEOVER
 
+from .. import Facing
 from ._common import GameClaims, Labeller, heard, no_facing, resolved_after_one
 
 ENV_ID = "illegal_v0"
@@ -70,7 +79,29 @@ class IllegalLabeller(Labeller):
         return False
 
 
+def holds_no_magnum(q: int) -> Callable[[State[Any]], bool]:
+    """The let-pass claim of seat ``q`` in any world: its hand there holds no Magnum."""
+
+    def truth(world: State[Any]) -> bool:
+        return cast(IllegalState, world).hands[q][A.MAGNUM] == 0
+
+    return truth
+
+
+def questions(state: State[Any], seat: int) -> Facing | None:
+    """A seat asked in a Magnum window after another seat let it pass faces that let-pass: "P{q}
+    holds no Magnum" (None elsewhere)."""
+    st = cast(IllegalState, state)
+    if st.phase != REACT or seat != st.decider or st.ask_i == 0:
+        return None
+    q = st.asked[st.ask_i - 1]  # asked just before: its let-pass is the last action
+    claim = f"P{q} holds no Magnum ({_window_text(st)})"
+    last = len(st.history) - 1
+    step = last if last >= 0 and st.history[last] == A.LET_PASS else None
+    return Facing(seat, "react", claim, q, step, holds_no_magnum(q))
+
+
 CLAIMS = GameClaims(IllegalLabeller, no_facing)
 """Illegal's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "IllegalLabeller"]
+__all__ = ["CLAIMS", "ENV_ID", "IllegalLabeller", "holds_no_magnum", "questions"]

@@ -15,17 +15,27 @@ bid is challenged, so a bid is a commitment (``challenged`` and ``caught`` None)
 The powers' face-down hand-overs (A Small Tank, Shotguns, LED Lights, Rope) are hidden choices
 too, but with no truth to read against a claim; they are left out. ``facing``: None everywhere:
 nobody calls a claim here.
+
+``questions`` (``training.bluffing.questions``): a bidder deciding its sealed bid after another's
+faces that bid (the one just before its own): "P{q}'s sealed bid leads", true when it would win
+the ship, with the engine's tie-break, against the bids in so far and nothing (0) from the seat
+and the bidders after it, read on the world's sealed bids (``outbids``; ``mine`` other than 0
+gives "P{q} outbids a bid of mine"). At the round's last bid, when the seat bids 0, that is the
+``sealed_bid`` row's truth for ``q``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from smuggle_envs.core.game import State
 from smuggle_envs.games.import_export import ImportExportState
+from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.vocab import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE
 from training.analytics.import_export import decision_note
 
+from .. import Facing
 from ._common import Draft, GameClaims, Labeller, heard, no_facing
 
 ENV_ID = "import_export_v0"
@@ -78,7 +88,40 @@ class ImportExportLabeller(Labeller):
             self.bids = []
 
 
+def outbids(q: int, mine: int = 0) -> Callable[[State[Any]], bool]:
+    """In any world at a sealed-bid decision: ``q``'s sealed bid would win the ship against the
+    bids in so far, ``mine`` bid steps from the seat to bid and 0 from the bidders after it
+    (ties as the engine breaks them, ``steps.r_bid``: a Foxes holder, else the first listed)."""
+
+    def truth(world: State[Any]) -> bool:
+        st = cast(ImportExportState, world)
+        i = st.ask[3][0] if st.ask is not None else 0
+        bids = {b: st.bids[b] if k < i else 0 for k, b in enumerate(st.bidders)}
+        bids[st.bidders[i]] = mine
+        best = max(bids.values())
+        tied = [b for b in st.bidders if bids[b] == best]
+        foxes = [b for b in st.holders(st.game.foxes) if b in tied]
+        return (foxes[0] if foxes else tied[0]) == q
+
+    return truth
+
+
+def questions(state: State[Any], seat: int) -> Facing | None:
+    """A bidder after the first, at its sealed bid, faces the bid just before its own: "P{q}'s
+    sealed bid leads" (None elsewhere)."""
+    st = cast(ImportExportState, state)
+    ask = st.ask
+    if ask is None or ask[0] != P_BID or ask[1] != seat or ask[3][0] == 0:
+        return None
+    q = st.bidders[ask[3][0] - 1]
+    # Its bid is the history's last action unless the engine made it (a forced 0: no action).
+    last = len(st.history) - 1
+    step = last if last >= 0 and A.BID <= st.history[last] < A.TYPE else None
+    claim = f"P{q}'s sealed bid leads for {_ship_text(st)}"
+    return Facing(seat, "sealed_bid", claim, q, step, outbids(q))
+
+
 CLAIMS = GameClaims(ImportExportLabeller, no_facing)
 """Import / Export's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "ImportExportLabeller"]
+__all__ = ["CLAIMS", "ENV_ID", "ImportExportLabeller", "outbids", "questions"]
