@@ -27,6 +27,9 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
     they are never the Bag (rule 15). ``known[p]`` counts the cards of the live hand that seat
     ``p`` saw when it passed them on. Counts and flags live in one byte buffer (``buf``, see
     ``SmuggleGameBase._field_sizes``) that the rules use through list-like windows.
+    ``hand_past`` keeps the live hand's counts as dealt and after each draw since (hidden, like
+    the hand; never observed): a seat's memory is what is left of the hand it passed, and
+    ``resample`` needs the whole hands a seat saw to keep its worlds to them.
 
     Every action is public (declarations, searches, accepting or informing, face-up discards),
     so ``action_to_string`` shows each seat the full text. ``last_discard`` (seat, card kind)
@@ -63,6 +66,7 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
         self.kept = 0
         self.decl_action = -1  # -1: nothing declared on the live hand yet
         self.deck: list[int] = []
+        self.hand_past: tuple[bytes, ...] = ()  # immutable: ``clone`` may share it
         # The first round is dealt by ``steps.start_round`` (``rules.SmuggleState.__init__``).
 
     def _bind(self) -> None:
@@ -141,6 +145,7 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
             hand[deck.pop()] += 1
         self.hand_size += count
         self.f_deck[0] = len(deck)
+        self.hand_past += (bytes(hand),)
 
     def _to_suitcase(self) -> None:
         suitcase, hand = self.suitcase, self.hand
@@ -153,3 +158,4 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
         self.hand[:] = NO_CARDS
         self.known_all[:] = self.game.no_known
         self.hand_size = self.kept = 0
+        self.hand_past = ()
