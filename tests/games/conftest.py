@@ -60,3 +60,49 @@ def check_same_observations(game: Any, reference: Any, seeds: range, *, world_st
 def same_observations() -> Callable[..., int]:
     """``check_same_observations`` (see there)."""
     return check_same_observations
+
+
+def check_notes_survive_resampling(game: Any, seeds: range, every: int, rng: random.Random) -> int:
+    """A game's step notes (``State.step_notes``) tell a seat only what it may know: at every
+    ``every``-th step of random games, for every seat but the actor, the same action in a world
+    redrawn from that seat's information gives the same notes whenever the seat cannot tell the
+    two worlds apart after the step (its table text and observation agree; a search that lays open
+    a different hand is told differently, rightly). Returns how many pairs were compared."""
+    compared = 0
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        for step in range(10_000):
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            if step % every == 0:
+                compared += _compare_notes(state, action, rng)
+            state.apply_action(action)
+    return compared
+
+
+def _compare_notes(before: Any, action: int, rng: random.Random) -> int:
+    after = before.clone()
+    after.apply_action(action)
+    compared = 0
+    for viewer in range(before.game.num_players):
+        if viewer == before.current_player():
+            continue
+        world = before.resample(viewer, rng)
+        if action not in world.legal_actions():
+            continue
+        world_after = world.clone()
+        world_after.apply_action(action)
+        if world_after.render(viewer) != after.render(viewer):
+            continue
+        if not np.array_equal(world_after.observation(viewer), after.observation(viewer)):
+            continue
+        assert world_after.step_notes(world, action, viewer) == after.step_notes(before, action, viewer)
+        compared += 1
+    return compared
+
+
+@pytest.fixture
+def notes_survive_resampling() -> Callable[..., int]:
+    """``check_notes_survive_resampling`` (see there)."""
+    return check_notes_survive_resampling
