@@ -347,7 +347,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--envs", default=",".join(GAMES), help="comma-separated env ids (default: the five games)")
-    p.add_argument("--games", type=int, default=40, help="games a game's tournament plays (whole deals; default: 40)")
+    p.add_argument("--games", type=int, default=200, help="games a game's tournament plays (whole deals; default: 200)")
     p.add_argument("--players", type=int, default=4, help="seats (default: 4; the zoo's models are 4-player)")
     p.add_argument("--agents", default=AGENTS, help=f"the tournament's agents (default: {AGENTS})")
     p.add_argument("--seed", type=int, default=0, help="the tournaments' base seed (default: 0)")
