@@ -62,44 +62,60 @@ def same_observations() -> Callable[..., int]:
     return check_same_observations
 
 
-def check_notes_survive_resampling(game: Any, seeds: range, every: int, rng: random.Random) -> int:
+def check_notes_survive_resampling(
+    game: Any,
+    seeds: range,
+    every: int,
+    rng: random.Random,
+    *,
+    tries: int = 1,
+    chance: Callable[[list[str]], list[str]] = lambda notes: notes,
+    max_steps: int = 10_000,
+) -> tuple[int, int]:
     """A game's step notes (``State.step_notes``) tell a seat only what it may know: at every
     ``every``-th step of random games, for every seat but the actor, the same action in a world
-    redrawn from that seat's information gives the same notes whenever the seat cannot tell the
-    two worlds apart after the step (its table text and observation agree; a search that lays open
-    a different hand is told differently, rightly). Returns how many pairs were compared."""
-    compared = 0
+    redrawn from that seat's information (up to ``tries`` worlds) gives the same notes whenever
+    the seat cannot tell the two worlds apart after the step (its table text and observation
+    agree; a search that lays open a different hand is told differently, rightly). ``chance``
+    drops the lines that chance may change between such worlds (a card turned over from a pile
+    that then moves whole). Returns (pairs compared, of those with a note)."""
+    compared = told = 0
     for seed in seeds:
         state = game.new_initial_state(seed)
-        for step in range(10_000):
+        for step in range(max_steps):
             if state.is_terminal():
                 break
             action = rng.choice(state.legal_actions())
             if step % every == 0:
-                compared += _compare_notes(state, action, rng)
+                for truth, same in _notes_in_worlds(state, action, rng, tries):
+                    assert chance(same) == chance(truth), (seed, step, action)
+                    compared += 1
+                    told += bool(truth)
             state.apply_action(action)
-    return compared
+    return compared, told
 
 
-def _compare_notes(before: Any, action: int, rng: random.Random) -> int:
+def _notes_in_worlds(before: Any, action: int, rng: random.Random, tries: int) -> list[tuple[list[str], list[str]]]:
+    """(the viewer's true notes, its notes in a resampled world it cannot tell apart) for every
+    viewer but the actor where one of ``tries`` worlds fits."""
     after = before.clone()
     after.apply_action(action)
-    compared = 0
+    pairs = []
     for viewer in range(before.game.num_players):
         if viewer == before.current_player():
             continue
-        world = before.resample(viewer, rng)
-        if action not in world.legal_actions():
-            continue
-        world_after = world.clone()
-        world_after.apply_action(action)
-        if world_after.render(viewer) != after.render(viewer):
-            continue
-        if not np.array_equal(world_after.observation(viewer), after.observation(viewer)):
-            continue
-        assert world_after.step_notes(world, action, viewer) == after.step_notes(before, action, viewer)
-        compared += 1
-    return compared
+        seen = (after.render(viewer), after.observation(viewer).tobytes())
+        for _ in range(tries):
+            world = before.resample(viewer, rng)
+            if action not in world.legal_actions():
+                continue
+            world_after = world.clone()
+            world_after.apply_action(action)
+            if (world_after.render(viewer), world_after.observation(viewer).tobytes()) == seen:
+                truth = after.step_notes(before, action, viewer)
+                pairs.append((truth, world_after.step_notes(world, action, viewer)))
+                break
+    return pairs
 
 
 @pytest.fixture

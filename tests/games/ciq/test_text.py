@@ -153,31 +153,14 @@ def test_a_draw_at_the_turn_limit_has_no_winner():
 
 # ----- the notes say only what the seat may know ----------------------------------------------------
 @pytest.mark.parametrize("n", [2, 4])
-def test_notes_are_the_same_in_a_world_resampled_for_the_viewer(n):
+def test_notes_are_the_same_in_a_world_resampled_for_the_viewer(n, notes_survive_resampling):
     """Wherever the action is legal in a world drawn from the viewer's information, and its
     outcome looks the same to the viewer (chance, such as the Stock's order, may bring another
     outcome), the viewer reads the same notes."""
     game = smuggle_envs.make_game("ciq_v0", num_players=n)
-    rng = random.Random(n)
-    compared = kinds = 0
-    for seed in range(6 if n == 2 else 2):  # random play ends in about 100 decisions
-        state = game.new_initial_state(seed)
-        decisions = 0
-        while not state.is_terminal():
-            action, actor = rng.choice(state.legal_actions()), state.current_player()
-            before = state.clone()
-            state.apply_action(action)
-            decisions += 1
-            if decisions % 2:
-                continue
-            for viewer in (v for v in range(n) if v != actor):
-                truth = state.step_notes(before, action, viewer)
-                same = _notes_in_a_world(before, action, viewer, _seen(state, viewer), rng)
-                if same is not None:
-                    assert _no_chance(same) == _no_chance(truth), (seed, decisions, viewer)
-                    compared += 1
-                    kinds += bool(truth)
-    assert compared > 100 and kinds > 30
+    seeds = range(6 if n == 2 else 2)  # random play ends in about 100 decisions
+    compared, told = notes_survive_resampling(game, seeds, 2, random.Random(n), tries=5, chance=_no_chance)
+    assert compared > 100 and told > 30
 
 
 def _no_chance(notes):
@@ -185,23 +168,3 @@ def _no_chance(notes):
     Export pile), which may differ between worlds even where the table ends the same (a pile
     transferred whole)."""
     return [note for note in notes if not note.startswith("Jacks turn over")]
-
-
-def _seen(state, viewer):
-    """What ``viewer`` sees of ``state``: its table and its observation (which also keeps what
-    it saw go into the face-down piles)."""
-    return state.render(viewer), state.observation(viewer).tobytes()
-
-
-def _notes_in_a_world(before, action, viewer, seen, rng):
-    """The notes of ``action`` in a world resampled for ``viewer`` where it is legal and leaves
-    the viewer seeing ``seen``; None if five worlds found none."""
-    for _ in range(5):
-        world = before.resample(viewer, rng.getrandbits(32))
-        if action not in world.legal_actions():
-            continue
-        start = world.clone()
-        world.apply_action(action)
-        if _seen(world, viewer) == seen:
-            return world.step_notes(start, action, viewer)
-    return None

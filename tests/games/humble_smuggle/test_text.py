@@ -148,4 +148,4 @@ def test_the_end_of_game_card_and_the_final_scores_are_announced(table):
 # ----- only what the viewer may know -------------------------------------------------------------------
 def test_notes_tell_only_what_the_viewer_may_know(notes_survive_resampling):
     game = smuggle_envs.make_game("humble_smuggle_v0", num_players=4)
-    assert notes_survive_resampling(game, range(2), every=2, rng=random.Random(12)) > 200
+    assert notes_survive_resampling(game, range(2), every=2, rng=random.Random(12))[0] > 200

@@ -169,46 +169,10 @@ def test_reaching_the_end_credits_and_the_end_are_told(table):
 
 
 # ----- the notes say only what the seat may know ---------------------------------------------------------
-def test_notes_are_the_same_in_a_world_resampled_for_the_viewer():
+def test_notes_are_the_same_in_a_world_resampled_for_the_viewer(notes_survive_resampling):
     """Wherever the action is legal in a world drawn from the viewer's information, and its
     outcome looks the same to the viewer (chance, such as the card a completion draws onto the
     island, may come out otherwise), the viewer reads the same notes."""
     game = ImportExportGame(num_players=3, modules=MODULES[1:])
-    rng = random.Random(7)
-    compared = told = 0
-    for seed in range(2):
-        state = game.new_initial_state(seed)
-        decisions = 0
-        while not state.is_terminal() and decisions < 400:
-            action, actor = rng.choice(state.legal_actions()), state.current_player()
-            before = state.clone()
-            state.apply_action(action)
-            decisions += 1
-            if decisions % 3:
-                continue
-            for viewer in (v for v in range(3) if v != actor):
-                truth = state.step_notes(before, action, viewer)
-                same = _notes_in_a_world(before, action, viewer, _seen(state, viewer), rng)
-                if same is not None:
-                    assert same == truth, (seed, decisions, viewer)
-                    compared += 1
-                    told += bool(truth)
+    compared, told = notes_survive_resampling(game, range(2), 3, random.Random(7), tries=3, max_steps=400)
     assert compared > 150 and told > 40
-
-
-def _seen(state, viewer):
-    return state.render(viewer), state.observation(viewer).tobytes()
-
-
-def _notes_in_a_world(before, action, viewer, seen, rng):
-    """The notes of ``action`` in a world resampled for ``viewer`` where it is legal and leaves
-    the viewer seeing ``seen``; None if three worlds found none."""
-    for _ in range(3):
-        world = before.resample(viewer, rng.getrandbits(32))
-        if action not in world.legal_actions():
-            continue
-        start = world.clone()
-        world.apply_action(action)
-        if _seen(world, viewer) == seen:
-            return world.step_notes(start, action, viewer)
-    return None
