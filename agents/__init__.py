@@ -94,6 +94,12 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     if options is not None:
         # OPTION_KWARGS: an option whose constructor argument has another name (llm's ``seed``)
         renames: Mapping[str, str] = getattr(cls, "OPTION_KWARGS", {})
+        # LEADING_OPTION: a first item without "=" is that option's value ("llm:MODEL;..." is
+        # "llm:model=MODEL;..."), for the one option a kind is named by
+        leading = getattr(cls, "LEADING_OPTION", None)
+        first = arg.split(OPTION_SEPARATOR, 1)[0].strip()
+        if leading is not None and first and "=" not in first:
+            arg = f"{leading}={arg}"
         kwargs = {renames.get(k, k): v for k, v in parse_options(spec, arg, options).items()}
         try:
             return cls(game, seed=seed, **kwargs)

@@ -138,6 +138,7 @@ class LLMAgent(SeededAgent):
     # The ``seed`` option is the requests' sampling seed; the constructor's ``seed`` is the
     # agent's own (the fallback's randomness), given by ``make_agent``.
     OPTION_KWARGS = {"seed": "request_seed"}
+    LEADING_OPTION = "model"  # "llm:MODEL;base_url=..." names the model first, without "model="
 
     def __init__(
         self,
@@ -158,7 +159,7 @@ class LLMAgent(SeededAgent):
     ):
         super().__init__(seed)
         if not model:
-            raise ValueError("the llm agent needs a model: llm:model=NAME[;base_url=URL;...]")
+            raise ValueError("the llm agent needs a model: llm:MODEL[;base_url=URL;...] (or llm:model=MODEL;...)")
         if fallback not in FALLBACKS:
             raise ValueError(f"fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
         _positive("temperature", temperature, allow_zero=True)

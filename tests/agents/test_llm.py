@@ -52,10 +52,21 @@ def _agent(llm: MockLLM, **options: object) -> LLMAgent:
 def test_the_spec_needs_a_model_and_says_so():
     game = make_game("ciq_v0")
     for spec in ("llm", "llm:", "llm:temperature=0.5"):
-        with pytest.raises(ValueError, match=r"needs a model: llm:model=NAME"):
+        with pytest.raises(ValueError, match=r"needs a model: llm:MODEL"):
             make_agent(spec, game)
     with pytest.raises(ValueError, match=r"not key=value; valid options: model=str"):
-        make_agent("llm:qwen2.5-7b", game)
+        make_agent("llm:qwen2.5-7b;0.5", game)
+
+
+def test_the_model_may_come_first_without_its_name():
+    """``llm:MODEL;...``, as the issue writes it, is ``llm:model=MODEL;...`` (a model name may hold a colon)."""
+    game = make_game("ciq_v0")
+    short = make_agent("llm:llama3:8b;base_url=http://127.0.0.1:9/v1;temperature=0.5", game)
+    named = make_agent("llm:model=llama3:8b;base_url=http://127.0.0.1:9/v1;temperature=0.5", game)
+    assert isinstance(short, LLMAgent) and isinstance(named, LLMAgent)
+    assert vars(short)["model"] == vars(named)["model"] == "llama3:8b"
+    with pytest.raises(ValueError, match=r"option 'model' is given twice"):
+        make_agent("llm:qwen;model=other", game)
     with pytest.raises(ValueError, match=r"bad value 'often' for fallback \(expected random\|first\|rule\)"):
         make_agent("llm:model=m;fallback=often", game)
     with pytest.raises(ValueError, match=r"unknown option 'url'"):
