@@ -62,7 +62,6 @@ def server_url() -> Iterator[str]:
 
 
 def test_one_deal_of_every_game_through_the_mock_server(server_url, tmp_path):
-    pytest.importorskip("openai")
     out = tmp_path / "deception.json"
     agent = f"llm:model=scripted-mock;base_url={server_url};max_retries=3"
     done = subprocess.run(

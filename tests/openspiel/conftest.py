@@ -25,7 +25,6 @@ def registry_snapshot(monkeypatch):
 @pytest.fixture
 def openspiel_games(registry_snapshot):
     """The three OpenSpiel games registered (``smuggle_envs.pyspiel_game``), for this test only."""
-    pytest.importorskip("pyspiel")
     # The forward adapter registers python_<env_id> for every id of ENV_IDS when first imported:
     # import it before the OpenSpiel games join, so that it never wraps them.
     import smuggle_envs.openspiel  # noqa: F401

@@ -8,9 +8,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pyspiel  # noqa: F401  (the openspiel extra, installed by the test set-up)
 import pytest
-
-pytest.importorskip("pyspiel")
 
 ROOT = Path(__file__).resolve().parents[2]
 

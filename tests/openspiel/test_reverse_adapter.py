@@ -13,9 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import smuggle_envs  # noqa: E402
+import smuggle_envs
 
 ENV_IDS = ("os_kuhn_poker_v0", "os_leduc_poker_v0", "os_sheriff_v0")
 

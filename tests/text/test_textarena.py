@@ -93,10 +93,9 @@ def test_bad_arguments_are_refused_and_closing_early_pays_nothing():
 
 # ----- with TextArena itself -------------------------------------------------------------------
 def _textarena():
-    try:
-        import textarena
-    except ImportError as error:  # the optional ``text`` extra
-        pytest.skip(f"textarena is not installed (pip install -e '.[text]'): {error}")
+    # The test set-up installs the ``text`` extra, so a missing textarena is a failure, not a skip.
+    import textarena
+
     return textarena
 
 

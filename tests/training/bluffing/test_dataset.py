@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 import numpy as np
+import pyarrow.parquet as pq  # the dataset extra, installed by the test set-up
 import pytest
 
 from smuggle_envs import ENV_IDS
@@ -16,8 +17,6 @@ from training.cli.errors import UsageError
 from training.db import TournamentDB
 
 from ._support import play_tournament, positions, records, store_web_game
-
-pq = pytest.importorskip("pyarrow.parquet")
 
 
 def _dataset(db, out, *options: str) -> dict[str, list[dict]]:
