@@ -160,6 +160,23 @@ class _SearchBase:
         return random.Random(self.rng.getrandbits(64))
 
 
+def _num_actions(view: SeatView, legal: tuple[int, ...]) -> int:
+    """The game's number of actions (a view without a game, a test's stand-in: up to ``legal``'s)."""
+    game = view.game
+    return int(game.num_actions) if game is not None else max(legal) + 1
+
+
+def _root_visits(root: _Node, legal: tuple[int, ...], num_actions: int) -> np.ndarray:
+    """The visit count of each of the seat's ``legal`` actions at ``root``, over every action (a
+    child made in a sampled world where another action was legal is left out)."""
+    visits = np.zeros(num_actions, np.int64)
+    for a in legal:
+        child = root.children.get(a)
+        if child is not None:
+            visits[a] = child.visits
+    return visits
+
+
 class ISMCTSAgent(_SearchBase):
     """Single-observer information-set MCTS (SO-ISMCTS); see the module docstring.
 
@@ -177,6 +194,11 @@ class ISMCTSAgent(_SearchBase):
     playout (``_leaf``)."""
 
     name = "ismcts"
+    # The root's visit count of every action after the last ``act_in`` (size ``game.num_actions``,
+    # zero on the actions not legal there; its sum is ``iterations``, or 1 on a forced move, played
+    # without a search): the search's policy, which expert iteration (training.selfplay.expert)
+    # teaches a network. A function of the agent's seed, as its moves are.
+    last_visits: np.ndarray | None = None
     OPTIONS = {
         "sims": int,
         "c": float,
@@ -252,6 +274,8 @@ class ISMCTSAgent(_SearchBase):
         legal = view.legal_actions()
         if len(legal) == 1:
             self.iterations = 0
+            self.last_visits = np.zeros(_num_actions(view, legal), np.int64)
+            self.last_visits[legal[0]] = 1  # a forced move: certain, without a search
             return legal[0]
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -268,6 +292,7 @@ class ISMCTSAgent(_SearchBase):
             if (deadline is not None and time.perf_counter() >= deadline) or self._stopped():
                 break
         self.iterations = n
+        self.last_visits = _root_visits(root, legal, _num_actions(view, legal))
         if self.prior == "rule" and root.children:
             return self._keep_or_improve(root)
         best, key = legal[0], (-1, -math.inf)

@@ -16,7 +16,8 @@ number. The token counts it reports are estimates (characters / 4), not a tokeni
 
 It prints ``serving http://127.0.0.1:PORT/v1`` once listening, then serves until interrupted
 (or until ``--max-seconds`` pass). It binds 127.0.0.1 only. ``benchmarks/llm_deception.py``'s
-test and ``docs/llm.md``'s table use it.
+test and ``docs/llm.md``'s table use it. Its HTTP side, ``ChatServer``, is also the base of the
+``llm:`` agent's scripted test server (``tests/_llm_mock.py``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ import json
 import random
 import re
 import threading
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
 
 MODEL = "scripted-mock"
 HOST = "127.0.0.1"  # loopback only: this is a test double, never a service
@@ -59,51 +61,61 @@ def answer(messages: list[dict[str, Any]], seed: int = 0, garble: float = 0.0) -
     return str(rng.randint(1, size))
 
 
+def chat_completion(number: int, model: str, content: str, usage: tuple[int, int] | None) -> dict[str, Any]:
+    """OpenAI's chat-completion object: one answer ``content`` from ``model``, request ``number``
+    in arrival order, with ``usage`` (prompt, completion tokens) or none."""
+    payload: dict[str, Any] = {
+        "id": f"chatcmpl-mock-{number}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+    }
+    if usage is not None:
+        p, c = usage
+        payload["usage"] = {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+    return payload
+
+
+def error(message: str, kind: str) -> dict[str, Any]:
+    """An OpenAI-style error body."""
+    return {"error": {"message": message, "type": kind}}
+
+
 def completion(body: dict[str, Any], seed: int, garble: float, number: int) -> dict[str, Any]:
-    """The chat-completion object answering request ``body`` (OpenAI's response shape)."""
+    """The chat-completion object answering request ``body`` with the scripted ``answer``."""
     messages = body.get("messages") or []
     content = answer(messages, seed, garble)
     prompt_tokens = sum(len(str(m.get("content", ""))) for m in messages) // 4  # an estimate
-    completion_tokens = max(1, len(content) // 4)
-    return {
-        "id": f"chatcmpl-scripted-{number}",
-        "object": "chat.completion",
-        "created": 0,
-        "model": body.get("model", MODEL),
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
+    usage = (prompt_tokens, max(1, len(content) // 4))
+    return chat_completion(number, body.get("model", MODEL), content, usage)
 
 
-class MockServer:
-    """The server, served from a thread (a context manager); ``base_url`` once started."""
+_Server = TypeVar("_Server", bound="ChatServer")
 
-    def __init__(self, port: int = 0, seed: int = 0, garble: float = 0.0):
-        if not 0.0 <= garble <= 1.0:
-            raise ValueError(f"garble must be a fraction from 0 to 1, got {garble}")
-        self.seed, self.garble = seed, garble
-        self.requests = 0
-        self._lock = threading.Lock()
+
+class ChatServer:
+    """An OpenAI-compatible chat-completions server on the loopback address, served from a thread
+    (a context manager; ``base_url`` once started). ``POST /v1/chat/completions`` is answered by
+    ``respond``, which a scripted server overrides (``MockServer`` here; the ``llm:`` agent's
+    tests build theirs on it, ``tests/_llm_mock.py``); ``GET /v1/models`` lists ``model``."""
+
+    model = MODEL
+
+    def __init__(self, port: int = 0):
         self._server = ThreadingHTTPServer((HOST, port), _handler(self))
-        self._server.daemon_threads = True
+        self._server.daemon_threads = True  # a slow answer never holds up the close
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def base_url(self) -> str:
         return f"http://{HOST}:{self._server.server_address[1]}/v1"
 
-    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The completion answering one request's JSON ``body``, numbered in arrival order."""
-        with self._lock:
-            self.requests += 1
-            number = self.requests
-        return completion(body, self.seed, self.garble, number)
+    def respond(self, body: dict[str, Any], headers: Message) -> tuple[int, dict[str, Any]]:
+        """``(HTTP status, JSON payload)`` answering one chat-completions request."""
+        raise NotImplementedError
 
-    def __enter__(self) -> MockServer:
+    def __enter__(self: _Server) -> _Server:
         self._thread.start()
         return self
 
@@ -113,30 +125,52 @@ class MockServer:
         self._thread.join(timeout=5)
 
 
-def _handler(server: MockServer) -> type[BaseHTTPRequestHandler]:
+class MockServer(ChatServer):
+    """The benchmark's server: every request answered by ``completion``, numbered in arrival order."""
+
+    def __init__(self, port: int = 0, seed: int = 0, garble: float = 0.0):
+        if not 0.0 <= garble <= 1.0:
+            raise ValueError(f"garble must be a fraction from 0 to 1, got {garble}")
+        super().__init__(port)
+        self.seed, self.garble = seed, garble
+        self.requests = 0
+        self._lock = threading.Lock()
+
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The completion answering one request's JSON ``body``, numbered in arrival order."""
+        with self._lock:
+            self.requests += 1
+            number = self.requests
+        return completion(body, self.seed, self.garble, number)
+
+    def respond(self, body: dict[str, Any], headers: Message) -> tuple[int, dict[str, Any]]:
+        return 200, self.reply(body)
+
+
+def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
     """The request handler class of ``server`` (http.server makes one handler per request)."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as the openai client expects of a server
-        disable_nagle_algorithm = True  # no 40 ms delayed-ACK stall per answer
+        disable_nagle_algorithm = True  # headers and body leave at once: no 40 ms delayed-ACK stall
 
         def log_message(self, format: str, *args: Any) -> None:  # one line a request is noise
             pass
 
         def do_GET(self) -> None:
             if self.path.rstrip("/") != "/v1/models":
-                return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
-            self._send(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "mock"}]})
+                return self._send(404, error(f"no route {self.path}", "not_found"))
+            self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model", "owned_by": "mock"}]})
 
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))  # read first: keep-alive
             if self.path.rstrip("/") != "/v1/chat/completions":
-                return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                return self._send(404, error(f"no route {self.path}", "not_found"))
             try:
                 body = json.loads(raw or b"{}")
             except ValueError:
-                return self._send(400, {"error": {"message": "the body is not JSON", "type": "invalid_request"}})
-            self._send(200, server.reply(body))
+                return self._send(400, error("the body is not JSON", "invalid_request"))
+            self._send(*server.respond(body, self.headers))
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()

@@ -77,6 +77,15 @@ SMALL_SETTINGS = {  # smuggle train --set KEY=VALUE
     "checkpoint_every": "128",
     "tensorboard": "false",
 }
+EXPERT_SETTINGS = {  # smuggle train --teacher ... --set KEY=VALUE (expert iteration's own settings)
+    "rounds": "1",
+    "games_per_round": "1",
+    "max_decisions": "200",
+    "eval_games": "2",
+    "imitation_samples": "256",
+    "imitation_epochs": "1",
+}
+EXPERT_SIMS = "2"  # the teacher's ``sims=N`` in an expert-iteration run command
 ADDED = {  # options added where a run command lacks them
     "smuggle train": ["--steps", "256", "--n-envs", "2", "--eval-games", "4", "--no-progress"],
     "smuggle exploit": [
@@ -95,6 +104,7 @@ ADDED = {  # options added where a run command lacks them
     "smuggle tournament": ["--games", "2", "--workers", "1", "--bootstrap", "20", "--quiet"],
     "smuggle match": ["--games", "2"],
 }
+EXPERT_ADDED = ["--eval-games", "4", "--no-progress"]  # smuggle train --teacher: PPO's --steps is refused
 # Repository entries a sandbox links to, so that ``python benchmarks/x.py`` runs there.
 LINKED = ("benchmarks", "examples", "scripts", "notebooks", "docs", "constraints.txt", "pyproject.toml", "mkdocs.yml")
 
@@ -309,20 +319,23 @@ def check_smuggle(args: list[str], full: bool) -> str | None:
             namespace = parser.parse_args(args)
     except SystemExit as exc:
         return err.getvalue().strip().splitlines()[-1] if exc.code else None
-    return check_settings(getattr(namespace, "settings", None) or [])
+    return check_settings(getattr(namespace, "settings", None) or [], bool(getattr(namespace, "teacher", None)))
 
 
-def check_settings(settings: list[str]) -> str | None:
-    """``smuggle train --set KEY=VALUE``: each KEY a field of TrainConfig, each VALUE JSON."""
+def check_settings(settings: list[str], expert: bool = False) -> str | None:
+    """``smuggle train --set KEY=VALUE``: each KEY a field of TrainConfig (of ExpertConfig for an
+    expert-iteration run, ``--teacher``), each VALUE JSON."""
     import dataclasses
 
+    from training.selfplay.expert import ExpertConfig
     from training.selfplay.trainer import TrainConfig
 
-    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    config = ExpertConfig if expert else TrainConfig
+    fields = {f.name for f in dataclasses.fields(config)}
     for item in settings:
         key, _, value = item.partition("=")
         if key not in fields:
-            return f"--set {item}: TrainConfig has no field {key!r}"
+            return f"--set {item}: {config.__name__} has no field {key!r}"
         try:
             json.loads(value)
         except ValueError:
@@ -389,6 +402,13 @@ def check_path(text: str) -> str | None:
 
 
 # ----- running ---------------------------------------------------------------------------------
+def small_teacher(spec: str) -> str:
+    """An expert-iteration teacher at ``EXPERT_SIMS`` simulations a decision (added if unset)."""
+    if re.search(r"\bsims=\d+", spec):
+        return re.sub(r"\bsims=\d+", f"sims={EXPERT_SIMS}", spec)
+    return f"{spec}{';' if ':' in spec else ':'}sims={EXPERT_SIMS}"
+
+
 def budgeted(text: str) -> str:
     """The command with small budgets: ``SMALL`` values, ``SMALL_SETTINGS``, ``ADDED`` options."""
     tokens = _tokens(text)
@@ -396,6 +416,9 @@ def budgeted(text: str) -> str:
     prefix = tokens[: len(tokens) - len(head)]
     out: list[str] = []
     settings_seen: set[str] = set()
+    name = " ".join(head[:2])
+    expert = name == "smuggle train" and "--teacher" in head
+    settings = EXPERT_SETTINGS if expert else SMALL_SETTINGS
     i = 0
     while i < len(head):
         token = head[i]
@@ -406,17 +429,20 @@ def budgeted(text: str) -> str:
         if token == "--set" and i + 1 < len(head):
             key = head[i + 1].split("=", 1)[0]
             settings_seen.add(key)
-            out += [token, f"{key}={SMALL_SETTINGS[key]}" if key in SMALL_SETTINGS else head[i + 1]]
+            out += [token, f"{key}={settings[key]}" if key in settings else head[i + 1]]
+            i += 2
+            continue
+        if token == "--teacher" and i + 1 < len(head):
+            out += [token, small_teacher(head[i + 1])]
             i += 2
             continue
         out.append(token)
         i += 1
-    name = " ".join(head[:2])
     if name == "smuggle train":
-        for key, value in SMALL_SETTINGS.items():
+        for key, value in settings.items():
             if key not in settings_seen:
                 out += ["--set", f"{key}={value}"]
-    added = ADDED.get(name, [])
+    added = EXPERT_ADDED if expert else ADDED.get(name, [])
     j = 0
     while j < len(added):
         option = added[j]

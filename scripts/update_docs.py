@@ -176,6 +176,13 @@ def budget_tables() -> str:
     rows += ["", "and in `smuggle train`, these `--set KEY=VALUE` settings replace the page's or are added:", ""]
     rows += ["| setting | value |", "|---|---|"]
     rows += [f"| `{key}` | {value} |" for key, value in doc_commands.SMALL_SETTINGS.items()]
+    expert = (
+        "and in an expert-iteration run (`smuggle train --teacher SPEC`), these instead, the teacher's "
+        f"`sims=` set to {doc_commands.EXPERT_SIMS} and `{' '.join(doc_commands.EXPERT_ADDED)}` added:"
+    )
+    rows += ["", expert]
+    rows += ["", "| setting | value |", "|---|---|"]
+    rows += [f"| `{key}` | {value} |" for key, value in doc_commands.EXPERT_SETTINGS.items()]
     rows += ["", "and these options are added where the command lacks them:", ""]
     rows += ["| command | added |", "|---|---|"]
     rows += [f"| `{name}` | `{' '.join(added)}` |" for name, added in doc_commands.ADDED.items()]

@@ -6,17 +6,40 @@ each request takes the next item of ``script`` (then ``default``, "1", forever).
 answer's text, a :class:`Reply` (text, a delay, an HTTP status, token usage), or a function of
 the request's JSON body returning either. Every request body is kept in ``requests``, its
 ``Authorization`` header in ``authorizations``.
+
+The HTTP side (routes, keep-alive, the response and error shapes) is the benchmark's mock server's
+``ChatServer`` (``benchmarks/mock_llm_server.py``): this module only scripts the answers.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.message import Message
+from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+
+def _server_module() -> ModuleType:
+    """``benchmarks/mock_llm_server.py``, loaded from its file as the tests load every benchmark
+    (``benchmarks`` is no package: another installed one may hold the name), once a process."""
+    name = "_benchmarks_mock_llm_server"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "benchmarks" / "mock_llm_server.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # as an import would: loaded once, whichever test asks first
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+_server = _server_module()
 
 
 @dataclass(frozen=True)
@@ -34,22 +57,19 @@ class Reply:
 Item = str | Reply | Callable[[dict[str, Any]], "str | Reply"]
 
 
-class MockLLM:
-    """The server; a context manager (``with MockLLM([...]) as llm: llm.spec()``)."""
+class MockLLM(_server.ChatServer):
+    """The server (the benchmark's ``ChatServer``, answering from the script); a context manager
+    (``with MockLLM([...]) as llm: llm.spec()``)."""
+
+    model = "mock"
 
     def __init__(self, script: Iterable[Item] = (), default: Item = "1"):
+        super().__init__(port=0)
         self.script = list(script)
         self.default = default
         self.requests: list[dict[str, Any]] = []
         self.authorizations: list[str | None] = []  # each request's Authorization header
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True  # a slow answer never holds the test up at close
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def spec(self, **options: object) -> str:
         """An ``llm:`` spec of model ``mock`` at this server, with ``options`` added."""
@@ -64,56 +84,11 @@ class MockLLM:
             item = item(body)
         return item if isinstance(item, Reply) else Reply(str(item))
 
-    def __enter__(self) -> MockLLM:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-
-def _handler(mock: MockLLM) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive, as real servers answer the client
-        disable_nagle_algorithm = True  # headers and body leave at once: no 40 ms delayed-ACK stall
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet test output
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
-            mock.authorizations.append(self.headers.get("Authorization"))
-            reply = mock.next_reply(body)
-            time.sleep(reply.delay)
-            if reply.status != 200:
-                return self._send(reply.status, {"error": {"message": f"scripted {reply.status}", "type": "mock"}})
-            answer: dict[str, Any] = {
-                "id": f"chatcmpl-mock-{len(mock.requests)}",
-                "object": "chat.completion",
-                "created": 0,
-                "model": body.get("model", "mock"),
-                "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": "stop"}
-                ],
-            }
-            if reply.usage is not None:
-                p, c = reply.usage
-                answer["usage"] = {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
-            self._send(200, answer)
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up on a slow answer (a timeout test)
-
-    return Handler
+    def respond(self, body: dict[str, Any], headers: Message) -> tuple[int, dict[str, Any]]:
+        self.authorizations.append(headers.get("Authorization"))
+        reply = self.next_reply(body)
+        time.sleep(reply.delay)
+        if reply.status != 200:
+            return reply.status, _server.error(f"scripted {reply.status}", "mock")
+        model = body.get("model", "mock")
+        return 200, _server.chat_completion(len(self.requests), model, reply.content, reply.usage)

@@ -7,7 +7,9 @@ run's model to it.
 ``add`` takes the model ``smuggle train`` recommended (``final_eval.json``: ``best.zip`` or
 ``final.zip``, whichever won the final evaluation against the rule bot), or ``--checkpoint
 best|final``, and records how to make it again: the ``smuggle train`` command line rebuilt from
-the run's ``config.json`` (``training.selfplay.config.train_command``), the checkpoint, its step,
+the run's ``config.json`` (``training.selfplay.config.train_command``, or for an expert-iteration
+run ``training.selfplay.expert.expert_command``) and its ``recipe`` (``ppo-self-play`` or
+``expert-iteration``), the checkpoint, its step,
 the commit, and the training's wall time. ``--argmax`` marks the model to play its most
 probable action (``"deterministic": true``; compare both first with
 ``benchmarks/compare_models.py``). Strength is measured afterwards by
@@ -28,7 +30,10 @@ from training.cli.errors import UsageError
 from training.stats import format_table
 
 from .selfplay.config import train_command
+from .selfplay.expert import RECIPE, expert_command, is_expert_run, load_expert_config
 from .selfplay.trainer import load_config
+
+PPO_RECIPE = "ppo-self-play"  # the zoo entry's "recipe" for a smuggle train run without --teacher
 
 
 def cmd_zoo(args: argparse.Namespace) -> int:
@@ -52,7 +57,7 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
     summary_path = run / "final_eval.json"
     if not (run / "config.json").exists() or not summary_path.exists():
         raise UsageError(f"{run} holds no finished training run (no config.json and final_eval.json)")
-    config = load_config(run)
+    config, command, recipe = _recipe(run)
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     model = _checkpoint_path(run, summary, checkpoint)
     if not model.exists():
@@ -60,7 +65,8 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
     best = summary.get("best") or {}
     steps = best["step"] if model.name == "best.zip" and best else summary["steps"]
     info = {
-        "command": train_command(config),
+        "recipe": recipe,
+        "command": command,
         "seed": config.seed,
         "checkpoint": model.name,
         "deterministic": deterministic,
@@ -73,6 +79,16 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
     }
     return add_model(model, config.game_spec().make_game(), info)
+
+
+def _recipe(run: Path) -> tuple[Any, str, str]:
+    """The run's settings, the ``smuggle train`` command that makes it, and its recipe: what its
+    config.json names (``"expert-iteration"``: ``smuggle train --teacher``), else PPO self-play."""
+    if is_expert_run(run):
+        expert = load_expert_config(run)
+        return expert, expert_command(expert), RECIPE
+    config = load_config(run)
+    return config, train_command(config), PPO_RECIPE
 
 
 def _checkpoint_path(run: Path, summary: dict[str, Any], checkpoint: str) -> Path:

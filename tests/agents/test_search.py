@@ -359,3 +359,34 @@ def test_an_opponent_models_node_can_be_the_searchers_own_decision_in_another_wo
     monkeypatch.setattr(ISMCTSAgent, "_rule_bot", lambda self, game, seat: FirstAction())
     assert ISMCTSAgent(sims=40, seed=0, opponents="rule").act_in(View()) in (0, 1)
     assert View.worlds == 40
+
+
+def _visits_of_a_game(game, spec, seed, decisions=20):
+    """``last_visits`` (and the iterations) after each of the first ``decisions`` decisions of a
+    game played by one ``spec`` agent in every seat."""
+    agent = make_agent(spec, game, seed=seed)
+    state = game.new_initial_state(seed)
+    seen = []
+    while not state.is_terminal() and len(seen) < decisions:
+        player = state.current_player()
+        action = decide(agent, state, player)
+        seen.append((agent.last_visits.copy(), agent.iterations, state.legal_action_mask().copy(), action))
+        state.apply_action(action)
+    return seen
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_the_root_visits_of_every_decision_are_the_searchs_policy_over_legal_actions(env_id):
+    """``ISMCTSAgent.last_visits`` (expert iteration's target): the root's visits of every action,
+    summing to the simulations (1 on a forced move), zero where illegal, and a function of the seed."""
+    game = smuggle_envs.make_game(env_id)
+    specs = ["ismcts:sims=12"] + (["ismcts:sims=12;prior=rule"] if env_id == "smuggle_v0" else [])
+    for spec in specs:
+        seen = _visits_of_a_game(game, spec, seed=3)
+        assert seen
+        for visits, iterations, mask, action in seen:
+            assert visits.shape == (game.num_actions,) and visits.dtype == np.int64
+            assert visits.sum() == (iterations or 1) and (iterations == 12 or mask.sum() == 1)
+            assert not visits[mask == 0].any() and visits[action] > 0
+        again = _visits_of_a_game(game, spec, seed=3)
+        assert all(np.array_equal(a[0], b[0]) for a, b in zip(seen, again))

@@ -1,7 +1,8 @@
 """The parser of ``smuggle dataset`` (its code: ``dataset.py``).
 
 ``add_dataset(subparsers)`` adds the subcommand and returns its parser; ``training.cli.COMMANDS``
-names it. Only argparse and the package's schema (standard library only) are imported here, so
+names it. Only argparse, the options several commands share (``training/options.py``: argparse
+only) and the package's schema (standard library only) are imported here, so
 ``smuggle --help`` builds it without loading the games, numpy or pyarrow; the help lists the
 columns from the ``Claim`` dataclass itself, so it cannot drift from the data.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..options import RAW, add_db_file
 from . import schema_text
 
 DEFAULT_SPLITS = "train=0.8,val=0.1,test=0.1"
@@ -20,7 +22,7 @@ def add_dataset(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "dataset",
         help="every claim of stored games with its truth, as Parquet files",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RAW,
         description="Replay every game stored in DB (a tournament database, or the browser\n"
         "app's database of 'smuggle serve --db': human games included, with each person's\n"
         "time per decision) and write one row per labelled decision: every declaration,\n"
@@ -35,7 +37,7 @@ def add_dataset(subparsers: Any) -> argparse.ArgumentParser:
         "  smuggle dataset results.sqlite --out data/\n"
         "  smuggle dataset web.sqlite --out data/ --splits train=0.9,test=0.1 --observations",
     )
-    p.add_argument("db", metavar="DB", help="the SQLite database (smuggle tournament --db, smuggle serve --db)")
+    add_db_file(p, "the SQLite database (smuggle tournament --db, smuggle serve --db)")
     p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created if missing)")
     p.add_argument(
         "--splits",

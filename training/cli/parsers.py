@@ -1,8 +1,9 @@
 """The parsers of ``smuggle list``, ``play``, ``match``, ``replay-json``, ``exploit`` and ``zoo``:
 the commands whose code lives in ``training/`` itself (``tournament``, ``train`` and ``serve``
 keep theirs in their packages). Each ``add_NAME(subparsers)`` adds one subcommand and returns
-its parser; ``training.cli.COMMANDS`` names them. Only argparse is imported here, so every
-parser can be built for ``smuggle --help`` without loading any command's code.
+its parser; ``training.cli.COMMANDS`` names them. Only argparse is imported here (and the
+options several commands share, ``training/options.py``: argparse only), so every parser can be
+built for ``smuggle --help`` without loading any command's code.
 """
 
 from __future__ import annotations
@@ -11,7 +12,17 @@ import argparse
 import re
 from typing import Any
 
-RAW = argparse.RawDescriptionHelpFormatter
+from ..options import (
+    RAW,
+    add_agents,
+    add_env_id,
+    add_games,
+    add_no_progress,
+    add_players,
+    add_save_replay,
+    add_seat_view,
+    add_seed,
+)
 
 EXPLOIT_STEPS = 100_000  # smuggle exploit's default training budget
 EXPLOIT_GAMES = 500  # and its final evaluation's games per row
@@ -125,10 +136,10 @@ def add_play(subparsers: Any) -> argparse.ArgumentParser:
         "If input ends (EOF) before the game is over, the game is abandoned with exit code 1.",
         epilog=BOTS_MARK + "\n\nexample: smuggle play smuggle_v0 --players 4 --seat 0 --seed 7 --bots rule",
     )
-    p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
+    add_env_id(p)
+    add_players(p)
     p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat, 0 to N-1 (default: 0)")
-    p.add_argument("--seed", type=int, metavar="K", help="game seed (default: a random one, printed)")
+    add_seed(p, "game seed (default: a random one, printed)", default=None)
     p.add_argument(
         "--bots",
         default="rule",
@@ -136,7 +147,7 @@ def add_play(subparsers: Any) -> argparse.ArgumentParser:
         help="the agent in every other seat: any kind listed below "
         "(default: rule; random, with a warning, where the game has no rule bot)",
     )
-    p.add_argument("--save-replay", metavar="FILE", help="write the finished game as replay JSON")
+    add_save_replay(p, "write the finished game as replay JSON")
     return p
 
 
@@ -154,34 +165,22 @@ def add_match(subparsers: Any) -> argparse.ArgumentParser:
         epilog="examples:\n  smuggle match\n  smuggle match smuggle_v0 --agents rule,random,random --games 1000 --quiet\n"
         "  smuggle match --games 0 --save-replay game.json",
     )
-    p.add_argument("env_id", metavar="ENV_ID", nargs="?", default="smuggle_v0", help="the game (default: smuggle_v0)")
-    p.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="number of players (default: the number of --agents, else the game's default)",
-    )
-    p.add_argument(
-        "--agents",
-        metavar="SPECS",
-        help="comma-separated agent per seat, e.g. rule,random,random,random; one name fills "
+    add_env_id(p, "the game (default: smuggle_v0)", nargs="?", default="smuggle_v0")
+    add_players(p, "number of players (default: the number of --agents, else the game's default)")
+    add_agents(
+        p,
+        "comma-separated agent per seat, e.g. rule,random,random,random; one name fills "
         "every seat (default: rule then random; rule falls back to random, with a warning, "
         "where the game has no rule bot)",
     )
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed (default: 0)")
-    p.add_argument(
-        "--games",
-        type=int,
-        default=300,
-        metavar="G",
-        help="games for the statistics (default: 300; 0 plays only the sample game)",
-    )
+    add_seed(p, "base seed (default: 0)")
+    add_games(p, 300, "games for the statistics (default: 300; 0 plays only the sample game)")
     p.add_argument(
         "--quiet",
         action="store_true",
         help="skip the turn-by-turn sample game and the progress bar; print only the results",
     )
-    p.add_argument("--save-replay", metavar="FILE", help="write the sample game (game 0) as replay JSON")
+    add_save_replay(p, "write the sample game (game 0) as replay JSON")
     return p
 
 
@@ -194,12 +193,7 @@ def add_replay_json(subparsers: Any) -> argparse.ArgumentParser:
         "at every round and the final scores.",
     )
     p.add_argument("file", metavar="FILE", help="the replay JSON file")
-    p.add_argument(
-        "--seat",
-        type=int,
-        metavar="S",
-        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
-    )
+    add_seat_view(p)
     return p
 
 
@@ -223,18 +217,12 @@ def add_exploit(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("spec", metavar="SPEC", help="the target agent: rule, random, ppo:PATH, ismcts:sims=50, ...")
     p.add_argument("--env", dest="env_id", default="smuggle_v0", metavar="ENV", help="the game (default: smuggle_v0)")
-    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's default)")
+    add_players(p)
     p.add_argument(
         "--steps", type=int, default=EXPLOIT_STEPS, metavar="S", help=f"training steps (default: {EXPLOIT_STEPS})"
     )
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the whole run (default: 0)")
-    p.add_argument(
-        "--games",
-        type=int,
-        default=EXPLOIT_GAMES,
-        metavar="G",
-        help=f"games of the final evaluation, per row (default: {EXPLOIT_GAMES})",
-    )
+    add_seed(p, "seed of the whole run (default: 0)")
+    add_games(p, EXPLOIT_GAMES, f"games of the final evaluation, per row (default: {EXPLOIT_GAMES})")
     p.add_argument("--out", metavar="DIR", help="output folder (default: runs/exploit/ENV_SPEC)")
     _add_exploit_training(p)
     return p
@@ -266,7 +254,7 @@ def _add_exploit_training(p: argparse.ArgumentParser) -> None:
         help="the learner's final reward (default: win_loss); score: its score minus the table mean, "
         "the objective of an exact best response in a zero-sum game",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress(p)
 
 
 def add_zoo(subparsers: Any) -> argparse.ArgumentParser:

@@ -1,5 +1,9 @@
 """The ``smuggle train`` subcommand: self-play training with a league, for any env id.
 
+With ``--teacher SPEC`` it runs expert iteration instead (``expert.py``: the search SPEC teaches
+a MaskablePPO student), with its own settings (``ExpertConfig``) and the same outputs; ``--resume``
+in a folder that holds such a run continues it.
+
 Its parser is in ``parser.py``; ``training.cli.COMMANDS`` names both, and imports this module only
 when ``train`` runs. It also runs on its own as ``python -m training.selfplay train ENV_ID ...``.
 The handler returns an exit code and raises ``training.cli.errors.UsageError`` / ``ConfigError``
@@ -28,6 +32,7 @@ from training.cli.paths import writable_dir
 from training.match import build_agent
 
 from .config import TrainConfig
+from .expert import ExpertConfig, ExpertIteration, is_expert_run, load_expert_config
 from .trainer import Trainer, TrainingStopped, load_config
 
 # Options that a resumed run takes from its saved config; giving a different value is an error.
@@ -47,18 +52,21 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def _setting(item: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` of ``--set``, checked against the TrainConfig field's type."""
+def _setting(item: str, cls: Any = TrainConfig) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--set``, checked against the type of the field of ``cls`` (the run's
+    settings: ``TrainConfig``, or ``ExpertConfig`` with ``--teacher``)."""
     name, sep, raw = item.partition("=")
-    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    fixed = ("env_id", "teacher") if cls is not TrainConfig else ()  # the command line's own
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name not in fixed}
     if not sep or name not in fields:
         known = ", ".join(sorted(fields))
-        raise UsageError(f"--set {item!r}: expected KEY=VALUE with KEY one of: {known}")
+        what = " (expert iteration's settings)" if cls is not TrainConfig else ""
+        raise UsageError(f"--set {item!r}: expected KEY=VALUE with KEY one of{what}: {known}")
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
         value = raw  # a bare string: --set weighting=variance
-    default = getattr(TrainConfig(), name)
+    default = getattr(cls(), name)
     if isinstance(default, tuple) and isinstance(value, list):
         value = tuple(value)
     elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
@@ -71,6 +79,8 @@ def _setting(item: str) -> tuple[str, Any]:
 def cmd_train(args: argparse.Namespace) -> int:
     registry.game_class(args.env_id)  # an unknown env id fails here, on one line
     out = Path(args.out) if args.out else Path("runs") / args.env_id
+    if getattr(args, "teacher", None) is not None or (args.resume and is_expert_run(out)):
+        return _cmd_expert(args, out)
     overrides = _overrides(args)
     if args.resume:
         if not (out / "config.json").exists():
@@ -117,6 +127,79 @@ def cmd_train(args: argparse.Namespace) -> int:
             print(f"\nsmuggle: interrupted before the first checkpoint. Start again with: {again}", file=sys.stderr)
         else:
             print(f"\nsmuggle: interrupted; the latest checkpoint is {latest}. Continue with: {again}", file=sys.stderr)
+        return 130
+    return 0
+
+
+# ----- expert iteration (--teacher; training/selfplay/expert.py) -------------------------------------
+# A resumed expert-iteration run keeps these (the teacher and the first student define the recipe);
+# workers may change: they do not change the data.
+_EXPERT_FIXED_ON_RESUME = ("num_players", "seed", "teacher", "init", "imitate")
+
+
+def _expert_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The ExpertConfig fields the command line gives; a PPO-only option is a one-line error."""
+    for flag, name in (("--steps", "steps"), ("--n-envs", "n_envs"), ("--vec", "vec")):
+        if getattr(args, name, None) is not None:
+            raise UsageError(
+                f"{flag} is a PPO option; expert iteration (--teacher) runs in rounds: "
+                "--set rounds=R --set games_per_round=G"
+            )
+    names = ("num_players", "seed", "final_eval_games", "workers", "device", "teacher")
+    out = {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+    imitate = getattr(args, "imitate", None)
+    if imitate is not None:
+        out.update({"init": "none"} if imitate.lower() == "none" else {"init": "imitate", "imitate": imitate})
+    if getattr(args, "no_progress", False):
+        out["progress"] = False
+    for item in getattr(args, "settings", []):
+        name, value = _setting(item, ExpertConfig)
+        out[name] = value
+    return out
+
+
+def _expert_config(args: argparse.Namespace, out: Path) -> ExpertConfig:
+    """A new run's settings, or a resumed run's (with the changes the command line may make)."""
+    overrides = _expert_overrides(args)
+    if not args.resume:
+        if (out / "config.json").exists():
+            raise UsageError(
+                f"{out} already holds a training run; add --resume to continue it, or choose another --out"
+            )
+        return ExpertConfig(env_id=args.env_id, **overrides)
+    if not (out / "config.json").exists():
+        raise UsageError(f"--resume: {out} holds no training run (no config.json); drop --resume to start one")
+    if not is_expert_run(out):
+        raise UsageError(f"--resume: {out} holds a PPO self-play run, not expert iteration; drop --teacher")
+    config = load_expert_config(out)
+    if config.env_id != args.env_id:
+        raise UsageError(f"--resume: {out} holds a {config.env_id} run, not {args.env_id}")
+    for name in _EXPERT_FIXED_ON_RESUME:
+        if name in overrides and overrides[name] != getattr(config, name):
+            raise UsageError(
+                f"--resume: the run in {out} has {name}={getattr(config, name)}; "
+                f"it cannot change to {overrides[name]} (start a new run instead)"
+            )
+    for name, value in overrides.items():
+        setattr(config, name, value)
+    return config
+
+
+def _cmd_expert(args: argparse.Namespace, out: Path) -> int:
+    """``smuggle train ENV --teacher SPEC``: expert iteration (see ``expert``)."""
+    config = _expert_config(args, out)
+    config.validate()
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    runner = ExpertIteration(config, out, backend=args.backend, ray_address=args.ray_address)
+    writable_dir(out, "the run folder", "choose another --out")  # before any work
+    again = shlex.join(["smuggle", "train", args.env_id, "--out", str(out), "--resume"])
+    try:
+        runner.run(resume=args.resume)
+    except KeyboardInterrupt:
+        done = runner.latest_round()
+        where = "before the first round was saved" if done is None else f"after round {done} (saved)"
+        print(f"\nsmuggle: interrupted {where}. Continue with: {again}", file=sys.stderr)
         return 130
     return 0
 

@@ -56,6 +56,10 @@ class TrainConfig:
     # it sees every seat's (State.global_observation), the policy still its own only
     # (agents.privileged_critic; PerfectDou's and Suphx's oracle critic).
     critic: str = "own"
+    # Starting weights: a network (zoo, zoo:ENV[@N], ppo:PATH) whose shape and weights the model
+    # takes, e.g. PPO fine-tuning of an expert-iteration model (``training.selfplay.weights``);
+    # the imitation warm start is then skipped.
+    init: str | None = None
     learning_rate: float = 3e-4
     n_steps: int = 256  # per env and rollout: 2048 steps per update
     batch_size: int = 512
@@ -170,6 +174,7 @@ class TrainConfig:
         check_device(self.device)
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
+        self._check_init()
         mixed = self.mixed_tables
         if isinstance(mixed, bool) or not isinstance(mixed, (int, float)) or not 0.0 <= mixed <= 1.0:
             raise ConfigError(f"mixed_tables must be a number in [0, 1], got {mixed!r}")
@@ -180,6 +185,18 @@ class TrainConfig:
         bad = [b for b in self.baselines_in_league if b not in BASELINES]
         if bad:
             raise ConfigError(f"baselines_in_league may hold {BASELINES}, got {bad}")
+
+    def _check_init(self) -> None:
+        if self.init is None:
+            return
+        from agents.search_net import NETWORK_FORMS, is_network_spec
+
+        if not isinstance(self.init, str) or not is_network_spec(self.init):
+            raise ConfigError(f"init must be a network ({NETWORK_FORMS}) or null, got {self.init!r}")
+        if self.critic == "privileged":
+            raise ConfigError(
+                "init: a network's value head reads one seat's observation; critic=privileged cannot start from it"
+            )
 
     def game_spec(self) -> GameSpec:
         """The run's game: ``env_id`` with ``game_options`` at ``num_players`` (when set);

@@ -299,6 +299,13 @@ class Trainer:
             baseline_share=c.baseline_share,
         )
         policy, policy_kwargs = policy_spec(c, self.game.observation_layout.size)
+        network = critic = None
+        if c.init:
+            from .weights import load_init, network_kwargs, own_critic
+
+            network = load_init(c.init, self.game)
+            critic = own_critic(network, self.game)
+            policy_kwargs = network_kwargs(network, critic)
         self.model = _learner_class(c)(
             policy,
             self.venv,
@@ -310,7 +317,12 @@ class Trainer:
             **ppo_kwargs(c),
         )
         self.schedule = {"snapshot": c.snapshot_every, "eval": 0, "checkpoint": c.checkpoint_every}
-        if c.imitate:
+        if network is not None:
+            from .weights import copy_network
+
+            copy_network(self.model.policy, network, critic)
+            self.log(f"starting weights: {c.init} (no imitation warm start)")
+        elif c.imitate:
             self._phase = "warm start"
             self._imitate()
         self.log(

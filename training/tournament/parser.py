@@ -1,7 +1,8 @@
 """The parsers of ``smuggle tournament``, ``replay`` and ``analyze`` (their code: ``cli.py``).
 
 Each ``add_NAME(subparsers)`` adds one subcommand and returns its parser; ``training.cli.COMMANDS``
-names them. Only argparse is imported here: every ``smuggle`` command can build these parsers
+names them. Only argparse is imported here (and the options several commands share,
+``training/options.py``: argparse only): every ``smuggle`` command can build these parsers
 without loading the tournament code (numpy, openskill, matplotlib).
 """
 
@@ -10,7 +11,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-RAW = argparse.RawDescriptionHelpFormatter
+from ..options import (
+    RAW,
+    add_agents,
+    add_db_file,
+    add_db_option,
+    add_env_id,
+    add_games,
+    add_players,
+    add_report_files,
+    add_seat_view,
+    add_seed,
+)
 
 
 def add_tournament(subparsers: Any) -> argparse.ArgumentParser:
@@ -33,19 +45,13 @@ def add_tournament(subparsers: Any) -> argparse.ArgumentParser:
         "  smuggle tournament smuggle_v0 --agents rule,random,random,random --backend ray "
         "--ray-address auto",
     )
-    p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="seats per game (default: the game's default, or the number of agents if fewer)",
-    )
-    p.add_argument(
-        "--agents",
-        required=True,
-        metavar="SPECS",
-        help="comma-separated agent specs, at least N: random, rule, ppo:PATH, ...; a spec "
+    add_env_id(p)
+    add_players(p, "seats per game (default: the game's default, or the number of agents if fewer)")
+    add_agents(
+        p,
+        "comma-separated agent specs, at least N: random, rule, ppo:PATH, ...; a spec "
         "named twice gives two agents (random, random#2)",
+        required=True,
     )
     _add_schedule_options(p)
     _add_run_options(p)
@@ -54,14 +60,8 @@ def add_tournament(subparsers: Any) -> argparse.ArgumentParser:
 
 def _add_schedule_options(p: argparse.ArgumentParser) -> None:
     """The tournament's games: how many, their seeds and seating, the game's options."""
-    p.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        metavar="G",
-        help="games to play at least (default: 100; rounded up to whole schedule cycles)",
-    )
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="base seed: deal d uses seed K+d (default: 0)")
+    add_games(p, 100, "games to play at least (default: 100; rounded up to whole schedule cycles)")
+    add_seed(p, "base seed: deal d uses seed K+d (default: 0)")
     p.add_argument(
         "--seating",
         choices=("rotation", "permutations"),
@@ -94,9 +94,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         help="local processes, 1 = in this process (default: the CPU count); with Ray, "
         "tasks in flight (default: the cluster's CPUs)",
     )
-    p.add_argument(
-        "--db", default="results.sqlite", metavar="FILE", help="the SQLite database (default: results.sqlite)"
-    )
+    add_db_option(p, "results.sqlite")
     p.add_argument(
         "--backend",
         choices=("local", "ray"),
@@ -108,8 +106,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         metavar="ADDR",
         help="Ray cluster to join (e.g. auto, ray://head:10001); default: a local Ray, or RAY_ADDRESS when set",
     )
-    p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
-    p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
+    add_report_files(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -121,14 +118,9 @@ def add_replay(subparsers: Any) -> argparse.ArgumentParser:
         "a tournament database turn by turn, with the agent in each seat, the table at "
         "every round, the final scores, and a check against the stored result.",
     )
-    p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
+    add_db_file(p)
     p.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's id in the database")
-    p.add_argument(
-        "--seat",
-        type=int,
-        metavar="S",
-        help="show the game as seat S saw it: its own table and the others' actions as far as S saw them",
-    )
+    add_seat_view(p)
     return p
 
 
@@ -151,10 +143,9 @@ def add_analyze(subparsers: Any) -> argparse.ArgumentParser:
         "kept records (llm: agents), their decisions, parse failures, retries, fallbacks,\n"
         "tokens and latency too.",
     )
-    p.add_argument("db", metavar="DB", help="the tournament database (SQLite file)")
+    add_db_file(p)
     p.add_argument("--tournament", type=int, metavar="ID", help="only this tournament (default: all)")
-    p.add_argument("--out", metavar="DIR", help="where to write CSV and PNG files (default: the database's folder)")
-    p.add_argument("--no-plots", action="store_true", help="write the CSV files only")
+    add_report_files(p)
     p.add_argument(
         "--calls-out",
         metavar="FILE",

@@ -10,9 +10,13 @@ marks is in its plugin's docstring: Smuggle's declarations true or false and its
 or not; a CIQ Smuggle's target able to Fire; an Illegal Magnum held while letting pass, or a
 trade declined while holding the cards; the Humble smuggle reveal; Import / Export's sealed bids.
 
-The bluffing analytics of ``smuggle analyze`` (``training/analytics/<game>.py``) look for the
-same events: the CIQ and Illegal markers read "could Fire" and "could accept" from the legal
-actions as they do, and the Import / Export marker reuses its reading of an Import round.
+What a marker decides (was this declaration the complete truth, could the target Fire, did the
+seat hold the Magnum, which face-down cards the rule scored, who won the sealed bids) it asks
+``training/claims/<game>.py``, the same predicates the bluffing kit's labellers ask
+(``training/bluffing/games/<game>.py``), so a replay's mark and a dataset's ``truth`` never
+disagree (``tests/training/test_claims_agree.py``); the markers only word the answer. The CIQ and
+Illegal ones read "could Fire" and "could accept" from the legal actions, as the bluffing
+analytics of ``smuggle analyze`` do, and Import / Export's round is read as they read it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The parsers of ``smuggle serve`` and ``smuggle export-human`` (their code: ``cli.py``).
 
 Each ``add_NAME(subparsers)`` adds one subcommand and returns its parser; ``training.cli.COMMANDS``
-names them. Only argparse is imported here: Starlette and uvicorn (the ``web`` extra) load when
+names them. Only argparse is imported here (and the options several commands share,
+``training/options.py``: argparse only): Starlette and uvicorn (the ``web`` extra) load when
 ``serve`` runs, so every other command, ``export-human`` included, works without them.
 """
 
@@ -10,7 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-RAW = argparse.RawDescriptionHelpFormatter
+from ..options import RAW, add_db_file, add_db_option
+
 WEB_EXTRA_HINT = "pip install -c constraints.txt -e '.[web]'"
 
 
@@ -32,7 +34,7 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
-    p.add_argument("--db", default="games.sqlite", metavar="FILE", help="the SQLite database (default: games.sqlite)")
+    add_db_option(p, "games.sqlite")
     p.add_argument(
         "--allow-host",
         action="append",
@@ -94,6 +96,6 @@ def add_export_human(subparsers: Any) -> argparse.ArgumentParser:
         "answered, and the seconds taken. The database is only read.",
         epilog="example: smuggle export-human games.sqlite --jsonl human.jsonl",
     )
-    p.add_argument("db", metavar="DB", help="the database of 'smuggle serve'")
+    add_db_file(p, "the database of 'smuggle serve'")
     p.add_argument("--jsonl", required=True, metavar="OUT", help="the JSON-lines file to write")
     return p

@@ -34,12 +34,34 @@ rule 15) and every card drawn is a real card of the pool:
 Every seat's memory is then computed from the drawn past by the engine's own rule: the memories
 fit each other and the hand, and none is copied from the truth.
 
+**The records of accepted lies.** A seat that accepts a hand sees whether it bears out its
+declaration, and counts privately the ones that did not (``received_lies``; how many it accepted
+from whom, ``received_from``, can be counted from the actions). For every accept but the viewer's
+own, that record is redrawn from a drawn past, judged by the engine's own rule
+(``steps.truthful``):
+
+* an accept of the live hand: from the hands of its past drawn above;
+* an accept of an earlier live hand (``SmuggleStateBase.finished_hands``): its last hand is
+  public however it ended (laid open by the Officer's or an Informer's search or by a forfeit;
+  or, when a discard left the pack empty and so ended the round (R2.8), every card of the round
+  less the open suitcase: the hand kept, plus that discard), so are its discards, and the viewer
+  saw the hands it held or took; every other hand of its past is drawn backwards from the last
+  exactly as the live hand's are below the top one (between two known hands, or below the
+  lowest). Its cards (the last hand and the discards) are all public by then and only their order
+  is hidden, so each finished hand is drawn on its own.
+
+The viewer's own record comes out as it was, and so does every lie status it saw or that the
+rules make public (a Bag claim passed on was a lie just when the discard after it was not the
+Bag, rule 15). The drawn hands replace the true ones in the world (``finished_hands``), so a
+world resampled again for another seat does not read the truth there either.
+
 **Approximations.** Every world is a past consistent with everything ``player`` has seen, and
 every such past can be drawn, but they are not weighted exactly as likely as their deals: the
 walks above choose uniformly step by step rather than weighing whole pasts, and no discard is
 taken to tell anything beyond what the rules force (each is a legal choice, not weighed by how
-likely a player would make it). The other seats' private records of the hands they accepted
-(``received_lies``) are kept as they are.
+likely a player would make it). The same holds for the finished hands' pasts, and so for the
+other seats' records of accepted lies: a lie is drawn as often as the pasts that hold it are
+reached by those walks, not weighed by how likely a player is to declare, let pass or accept it.
 """
 
 from __future__ import annotations
@@ -48,7 +70,8 @@ import random
 
 from . import actions as A
 from .actions import BAG, NUM_KINDS
-from .state import SmuggleStateBase
+from .state import FinishedHand, Pass, SmuggleStateBase
+from .steps import truthful
 from .vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 
 Hand = list[int]  # counts per card kind
@@ -99,12 +122,22 @@ def _previous(st: SmuggleStateBase, seat: int) -> int:
 def resample(st: SmuggleStateBase, player: int, rng: random.Random) -> SmuggleStateBase:
     """Redraw what ``player`` cannot see: the pack's order, the live hand's cards and past that
     ``player`` did not see, the other seats' memories of it (computed from that past, see the
-    module's docstring) and the state's own RNG (future shuffles)."""
+    module's docstring), the pasts of earlier hands and with them the other seats' records of
+    the lies they accepted, and the state's own RNG (future shuffles)."""
     new = st.clone()
     new.rng = st._fresh_rng(rng)
+    past: list[Hand] = []
     if st.phase == OVER or not st.hand_size:
         rng.shuffle(new.deck)
-        return new
+    else:
+        past = _redraw_live_hand(st, new, player, rng)
+    _redraw_received_lies(st, new, player, past, rng)
+    return new
+
+
+def _redraw_live_hand(st: SmuggleStateBase, new: SmuggleStateBase, player: int, rng: random.Random) -> list[Hand]:
+    """Redraw into ``new`` the live hand, its past, the memories of it and the pack; returns the
+    drawn past (``past[j]``: the hand ``holders[j]`` held, see ``live_hand_history``)."""
     holders, discards = live_hand_history(st)
     m = len(discards)
     hands: list[Hand | None] = [None] * (m + 1)
@@ -138,7 +171,68 @@ def resample(st: SmuggleStateBase, player: int, rng: random.Random) -> SmuggleSt
         raise RuntimeError(f"seat {player}'s memory does not follow from the live hand's past")
     new.hand[:] = bytes(past[m])
     new.hand_past = tuple(bytes(hand) for hand in past)
-    return new
+    return past
+
+
+def _redraw_received_lies(
+    st: SmuggleStateBase, new: SmuggleStateBase, player: int, live: list[Hand], rng: random.Random
+) -> None:
+    """Redraw every finished hand's past into ``new`` and recount, from those pasts and the live
+    hand's drawn past (``live``), the lies each seat but ``player`` accepted."""
+    n = st.n
+    lies, accepted = [0] * (n * n), [0] * (n * n)
+    finished = []
+    for record in st.finished_hands:
+        drawn = _draw_finished(player, record, rng)
+        finished.append(FinishedHand(record.passes, tuple([bytes(hand) for hand in drawn]), record.discards))
+        _count_lies(lies, accepted, n, record.passes, drawn)
+    new.finished_hands = tuple(finished)
+    _count_lies(lies, accepted, n, st.hand_passes, live)
+    if bytes(accepted) != bytes(st.received_from):
+        raise RuntimeError("the recorded passes do not account for every accepted hand")
+    # The viewer saw every hand it accepted, so its own row comes out as it was.
+    mine = slice(player * n, (player + 1) * n)
+    if bytes(lies[mine]) != bytes(st.received_lies[mine]):
+        raise RuntimeError(f"seat {player}'s record of accepted lies does not follow from the hands it saw")
+    new.received_lies[:] = bytes(lies)
+
+
+def _count_lies(lies: list[int], accepted: list[int], n: int, passes: tuple[Pass, ...], past: list[Hand]) -> None:
+    """Add each pass (accepted hand ``past[j]``) to its receiver's counts of ``accepted`` hands
+    and of ``lies``, by the rule ``steps._accept`` applies."""
+    if len(passes) > len(past):
+        raise RuntimeError("an accepted hand is missing from the drawn past")
+    for (passer, receiver, declared, _), hand in zip(passes, past):
+        cell = receiver * n + passer
+        accepted[cell] += 1
+        lies[cell] += not truthful(declared, hand)
+
+
+def _draw_finished(player: int, record: FinishedHand, rng: random.Random) -> list[Hand]:
+    """A past for a finished hand: its last hand (public) and those ``player`` saw kept, the
+    others drawn backwards (``_draw_backward``)."""
+    hands = record.hands
+    top = len(hands) - 1
+    drawn: list[Hand | None] = [None] * (top + 1)
+    for j in _seen_finished(player, record.passes, top):
+        drawn[j] = list(hands[j])
+    _draw_backward(drawn, list(record.discards), -1, rng)
+    past = [hand for hand in drawn if hand is not None]
+    if len(past) != top + 1:
+        raise RuntimeError("a hand of a finished hand's past was left undrawn")
+    return past
+
+
+def _seen_finished(player: int, passes: tuple[Pass, ...], top: int) -> set[int]:
+    """The hands of a finished hand's past that ``player`` knows: the last one (public), each it
+    held (it passed it, or drew into it after taking the one before) and each it took."""
+    seen = {top}
+    for j, (passer, receiver, _, _) in enumerate(passes):
+        if player in (passer, receiver):
+            seen.add(j)
+        if receiver == player and j < top:
+            seen.add(j + 1)
+    return seen
 
 
 def _seen(st: SmuggleStateBase, player: int, holders: list[int]) -> set[int]:
@@ -181,8 +275,17 @@ def _legal(hand: Hand, discard: int) -> bool:
 
 
 def _pick(rng: random.Random, hand: Hand, allowed: list[int]) -> int:
-    """A uniformly chosen card of ``hand`` among the kinds ``allowed``."""
-    return rng.choices(allowed, [hand[k] for k in allowed])[0]
+    """A uniformly chosen card of ``hand`` among the kinds ``allowed``. The same choice, from the
+    same one draw of ``rng``, as ``rng.choices(allowed, weights)``: the first kind whose running
+    total of cards exceeds the draw. Written out because a resample picks for every undone draw
+    of every finished hand, and ``choices`` builds two lists a call."""
+    x = rng.random() * sum([hand[k] for k in allowed])
+    total = 0
+    for k in allowed:
+        total += hand[k]
+        if x < total:
+            return k
+    return allowed[-1]  # as ``choices`` does, should rounding leave ``x`` at the total
 
 
 def _draw_forward(
@@ -249,12 +352,19 @@ def _bridge(hands: list[Hand | None], discards: list[int], lo: int, hi: int, rng
     """Hands ``lo + 1`` to ``hi - 1`` between the known hands ``lo`` and ``hi``: walking back from
     ``hi``, each undone draw is a uniformly chosen card of the hand among those that leave a hand
     legally reachable from ``lo`` (the sets of those are found forwards first)."""
+    # Every card drawn in between ends in hand ``hi`` or is discarded on the way, so only those
+    # kinds are drawn forwards: that drops only hands on no path to ``hi``, which the walk back
+    # never chooses, and keeps the sets small (a resample bridges every finished hand).
+    drawn = list(hands[hi] or ())
+    for d in discards[lo:hi]:
+        drawn[d] += 1
+    kinds = [k for k, (n, h) in enumerate(zip(drawn, hands[lo] or ())) if n > h]
     reach = {lo: {tuple(hands[lo] or ())}}
     for j in range(lo + 1, hi):
         d, step = discards[j - 1], set()
         for hand in reach[j - 1]:
             if _legal(list(hand), d):
-                for k in range(NUM_KINDS):
+                for k in kinds:
                     after = list(hand)
                     after[d] -= 1
                     after[k] += 1

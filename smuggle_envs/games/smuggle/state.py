@@ -5,6 +5,8 @@ card moves that keep the fields in step. What each phase allows and what each ac
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...core.fields import ByteState, set_one_hot
@@ -15,6 +17,18 @@ from .game import SmuggleGameBase
 from .vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE, Reveal
 
 NO_CARDS = bytes(NUM_KINDS)
+# An accepted pass of the live hand: (passer, receiver, declaration action, index in the state's
+# history of the accept); the receiver's discard follows it in the history.
+Pass = tuple[int, int, int, int]
+
+
+class FinishedHand(NamedTuple):
+    """A live hand gone (searched, forfeited or dropped when the pack ran out) after at least one
+    accept, as ``resample`` needs it: hidden, like ``hand_past``."""
+
+    passes: tuple[Pass, ...]  # its accepted passes
+    hands: tuple[bytes, ...]  # its ``hand_past``: ``hands[j]`` was passed on as ``passes[j]``
+    discards: bytes  # the discard after each pass below the last hand, ``hands[-1]``
 
 
 class SmuggleStateBase(ByteState[SmuggleGameBase]):
@@ -29,7 +43,12 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
     ``SmuggleGameBase._field_sizes``) that the rules use through list-like windows.
     ``hand_past`` keeps the live hand's counts as dealt and after each draw since (hidden, like
     the hand; never observed): a seat's memory is what is left of the hand it passed, and
-    ``resample`` needs the whole hands a seat saw to keep its worlds to them.
+    ``resample`` needs the whole hands a seat saw to keep its worlds to them. ``hand_passes``
+    lists the live hand's accepted passes (``Pass``), and ``finished_hands`` keeps, for every
+    earlier live hand that was accepted at least once, its passes, its ``hand_past`` (hidden too)
+    and its discards (``FinishedHand``): a receiver's record of the lies it accepted
+    (``received_lies``) is private, so ``resample`` redraws the other seats' records from the
+    pasts it draws, and needs the hands the viewer saw among them.
 
     Every action is public (declarations, searches, accepting or informing, face-up discards),
     so ``action_to_string`` shows each seat the full text. ``last_discard`` (seat, card kind)
@@ -67,6 +86,8 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
         self.decl_action = -1  # -1: nothing declared on the live hand yet
         self.deck: list[int] = []
         self.hand_past: tuple[bytes, ...] = ()  # immutable: ``clone`` may share it
+        self.hand_passes: tuple[Pass, ...] = ()  # immutable, like ``hand_past``
+        self.finished_hands: tuple[FinishedHand, ...] = ()
         # The first round is dealt by ``steps.start_round`` (``rules.SmuggleState.__init__``).
 
     def _bind(self) -> None:
@@ -155,6 +176,15 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
         self._drop_hand()
 
     def _drop_hand(self) -> None:
+        passes = self.hand_passes
+        if passes:
+            # Its last hand is public however it ended (see ``resample``), so what a seat saw
+            # of the rest can be told apart from what it could not. The discards are read now,
+            # once, rather than in every resample.
+            top, history = len(self.hand_past) - 1, self.history
+            discards = bytes([history[at + 1] - A.DISCARD for *_, at in passes[:top]])
+            self.finished_hands += (FinishedHand(passes, self.hand_past, discards),)
+            self.hand_passes = ()
         self.hand[:] = NO_CARDS
         self.known_all[:] = self.game.no_known
         self.hand_size = self.kept = 0

@@ -153,8 +153,11 @@ def _accept(st: SmuggleStateBase) -> None:
     st.search_record[receiver * NUM_SEARCH_RECORDS + R_NEXT_DECISIONS] += 1
     cell = receiver * st.n + passer
     st.received_from[cell] += 1
-    if not _truthful(st, st.hand.tolist()):
+    if not truthful(st.decl_action, st.hand.tolist()):
         st.received_lies[cell] += 1
+    # Kept (hidden, with ``hand_past``) so that a resample can redraw the other seats' records
+    # from the hands it draws; the discard that follows is read from the actions at ``at + 1``.
+    st.hand_passes += ((passer, receiver, st.decl_action, len(st.history)),)
     st._set_holder(receiver)
     st._set_receiver(-1)
     st._set_phase(DISCARD)
@@ -183,7 +186,7 @@ def _search(st: SmuggleStateBase, by_informer: bool) -> None:
     counts = st.hand.tolist()
     fines = sum(map(mul, counts, st.game.kind_fines))
     if st.decl_action == A.CLAIM_BAG:  # a Diplomatic Bag claim (rule 14)
-        if _truthful(st, counts):
+        if truthful(A.CLAIM_BAG, counts):
             outcome = REAL_BAG
             if not by_informer:
                 _pay(st, officer, holder, d.defamation)
@@ -193,7 +196,7 @@ def _search(st: SmuggleStateBase, by_informer: bool) -> None:
             outcome = LYING
             st.search_record[holder * NUM_SEARCH_RECORDS + R_BAG_FALSE] += 1
             _pay(st, holder, officer, d.false_bag_fine + fines)
-    elif _truthful(st, counts):  # the complete truth (R2.2)
+    elif truthful(st.decl_action, counts):  # the complete truth (R2.2)
         outcome = TRUTHFUL
         if by_informer:
             _pay(st, informer, holder, d.defamation)  # rule 11B; duty already paid
@@ -217,11 +220,13 @@ def _search(st: SmuggleStateBase, by_informer: bool) -> None:
         _fresh_hand(st, _next_player(st, holder))
 
 
-def _truthful(st: SmuggleStateBase, counts: list[int]) -> bool:
-    """A Bag claim is true if the Bag is held; a declaration if it matches exactly (R2.2)."""
-    if st.decl_action == A.CLAIM_BAG:
+def truthful(declared: int, counts: list[int]) -> bool:
+    """Whether a hand of ``counts`` bears out the declaration action ``declared``: a Bag claim if
+    the Bag is held, a declaration if it matches exactly (R2.2). ``resample`` judges the hands it
+    draws by it too, so its worlds' records of accepted lies follow the same rule."""
+    if declared == A.CLAIM_BAG:
         return counts[BAG] > 0
-    return counts[:NUM_ITEMS] == _DECLARED[st.decl_action]
+    return counts[:NUM_ITEMS] == _DECLARED[declared]
 
 
 def _record_search(st: SmuggleStateBase, holder: int, informer: int, outcome: int, by_informer: bool) -> None:

@@ -19,9 +19,9 @@ game that lives elsewhere (a test fixture's) adds its module with ``CLAIMS.regis
 |                      |                                     |                               | cards face down   |
 | ``import_export``    |                                     |                               | sealed bids       |
 
-The detection of these events is the same as the browser app's marks (``training/web/games``)
-and the analytics (``training/analytics``) read: this package imports the analytics where they
-already hold it (Import / Export's reading of a bid round), never the browser app.
+The truth of these events is read by ``training/claims/<game>.py``, which the browser app's marks
+of the truth (``training/web/games``) read too: a label and a replay's mark never disagree
+(``tests/training/test_claims_agree.py``). This package never imports the browser app.
 """
 
 from __future__ import annotations

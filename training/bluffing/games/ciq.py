@@ -30,6 +30,7 @@ from smuggle_envs.core.game import State
 from smuggle_envs.games.ciq import CIQState
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.vocab import FIRE_DECISION, SHIPPING
+from training.claims.ciq import holds_face_card, is_fire, may_fire, smuggled
 
 from .. import Facing
 from ._common import Draft, GameClaims, Labeller, heard
@@ -37,14 +38,8 @@ from ._common import Draft, GameClaims, Labeller, heard
 ENV_ID = "ciq_v0"
 
 
-def can_fire(state: CIQState) -> bool:
-    """The target of the shipment holds a face card (could Fire its customs worker)."""
-    hand = state.hand[state.target]
-    return any(hand[k] for k in state.game.face_kinds)
-
-
 def _no_face_card(world: State[Any]) -> bool:
-    return not can_fire(cast(CIQState, world))
+    return not holds_face_card(cast(CIQState, world))
 
 
 def is_illegal(state: CIQState, action: int) -> bool:
@@ -82,14 +77,14 @@ class CIQLabeller(Labeller):
     def applied(self, state: State[Any], step: int) -> None:
         st, smuggle = cast(CIQState, state), self.smuggle
         if smuggle is not None and smuggle.step == step:
-            if st.phase == FIRE_DECISION:  # the Illegal card ended the shipment: a smuggle
-                smuggle.truth = not any(A.FIRE <= a < A.GIVE for a in st.legal_actions())
+            if smuggled(st):  # the Illegal card ended the shipment at the target's Fire decision
+                smuggle.truth = not may_fire(st)
             else:  # never, by the rules (an Illegal card always ends it), but never a false row
                 self.drafts.remove(smuggle)
                 self.smuggle = None
 
     def _fire(self, st: CIQState, step: int, action: int, smuggle: Draft) -> None:
-        fired = A.FIRE <= action < A.GIVE
+        fired = is_fire(action)
         worth = st.smuggled_worth()
         self.draft(
             st,
@@ -126,4 +121,4 @@ def facing(state: State[Any], seat: int) -> Facing | None:
 CLAIMS = GameClaims(CIQLabeller, facing)
 """CIQ's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "CIQLabeller", "can_fire", "facing", "is_illegal"]
+__all__ = ["CLAIMS", "ENV_ID", "CIQLabeller", "facing", "is_illegal"]

@@ -33,7 +33,8 @@ from smuggle_envs.core.game import State
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleState
 from smuggle_envs.games.humble_smuggle.steps import _discarded
-from smuggle_envs.games.humble_smuggle.vocab import PLAY, SELECT
+from smuggle_envs.games.humble_smuggle.vocab import PLAY, SELECT, Reveal
+from training.claims.humble_smuggle import fits_rule, new_reveal
 
 from .. import Facing
 from ._common import Draft, GameClaims, Labeller, no_facing
@@ -47,7 +48,7 @@ class HumbleLabeller(Labeller):
     def __init__(self) -> None:
         super().__init__()
         self.round: list[tuple[Draft, int]] = []  # the round's drafts and the seat whose card each is on
-        self.last: object = None  # the reveal record last seen
+        self.last: Reveal | None = None  # the reveal record last seen
 
     def score(self, state: State[Any], seat: int) -> float:
         """Points without the hidden Hold cards, plus the tie-break hundredth per scored card."""
@@ -71,15 +72,15 @@ class HumbleLabeller(Labeller):
 
     def _revealed(self, state: State[Any]) -> bool:
         """A new reveal record: the round's face-down cards are open."""
-        return cast(HumbleSmuggleState, state).last is not self.last
+        return new_reveal(cast(HumbleSmuggleState, state), self.last) is not None
 
     def applied(self, state: State[Any], step: int) -> None:
-        last = cast(HumbleSmuggleState, state).last
-        if last is self.last or last is None:
+        last = new_reveal(cast(HumbleSmuggleState, state), self.last)
+        if last is None:
             return
         super().applied(state, step)  # the selections' payoff windows end at the reveal
         for d, on in self.round:
-            d.truth = on not in last.discarded
+            d.truth = fits_rule(last, on)
         self.round = []
         self.last = last
 

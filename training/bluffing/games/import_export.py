@@ -6,9 +6,10 @@ bid is challenged, so a bid is a commitment (``challenged`` and ``caught`` None)
 
 * ``sealed_bid``: ``truth``: the bid won the ship (highest, or the tie-break's choice: the
   leader, else the tied bidder closest clockwise from him, a Foxes holder first). The round is
-  read as ``training.analytics.import_export`` reads it (``decision_note``), from the position
-  before the last bid, including bids the engine applies by itself (a bidder with fewer than 2
-  credits can only bid 0: no decision, so no row, but its bid counts). ``payoff``: the bidder's
+  read as the browser app's marks and ``training.analytics.import_export`` read it
+  (``training.claims.import_export.bid_round``), from the position before the last bid,
+  including bids the engine applies by itself (a bidder with fewer than 2 credits can only bid
+  0: no decision, so no row, but its bid counts). ``payoff``: the bidder's
   score change from before its bid until the round's containers are placed (the price paid, the
   goods taken).
 
@@ -33,7 +34,7 @@ from smuggle_envs.core.game import State
 from smuggle_envs.games.import_export import ImportExportState
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.vocab import ISLAND, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE
-from training.analytics.import_export import decision_note
+from training.claims.import_export import bid_round
 
 from .. import Facing
 from ._common import Draft, GameClaims, Labeller, heard, no_facing
@@ -80,11 +81,10 @@ class ImportExportLabeller(Labeller):
 
     def _read(self, st: ImportExportState, action: int) -> None:
         """The last bid of a round: every bid is in, the winner known."""
-        note = decision_note(st, action)
-        if note is not None and note[0] == "bids":
-            winner = note[5][0]
+        opened = bid_round(st, action)
+        if opened is not None:
             for d in self.bids:
-                d.truth = d.seat == winner
+                d.truth = d.seat == opened.winner
             self.bids = []
 
 

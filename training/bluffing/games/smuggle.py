@@ -22,13 +22,13 @@ world's hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, cast
 
 from smuggle_envs.core.game import State
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.rules import SmuggleState
-from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, LYING, OFFICER, OVER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
+from training.claims.smuggle import caught, declaration_true, is_search
 
 from .. import Facing
 from ._common import Draft, GameClaims, Labeller, last_step
@@ -36,14 +36,6 @@ from ._common import Draft, GameClaims, Labeller, last_step
 ENV_ID = "smuggle_v0"
 
 _CALLS = {A.SEARCH: "search", A.LET_PASS: "let_pass", A.INFORM: "inform", A.ACCEPT: "accept"}
-
-
-def declaration_true(hand: Sequence[int], declaration: int) -> bool:
-    """A declaration (action ``declaration``: one of ``DECLARATIONS`` or ``CLAIM_BAG``) of the
-    hand ``hand`` (counts per card kind) is the complete truth (R2.2; rule 14 for the Bag)."""
-    if declaration == A.CLAIM_BAG:
-        return hand[A.BAG] > 0
-    return tuple(hand[: A.NUM_ITEMS]) == tuple(A.DECLARATIONS[declaration])
 
 
 def _settled(state: State[Any]) -> bool:
@@ -70,7 +62,7 @@ class SmuggleLabeller(Labeller):
         live = self.live
         if st.phase not in (OFFICER, RECEIVE) or live is None:
             return False
-        searched = action in (A.SEARCH, A.INFORM)
+        searched = is_search(st, action)
         call = self.draft(
             st,
             step,
@@ -93,9 +85,7 @@ class SmuggleLabeller(Labeller):
         super().applied(state, step)
         st, live = cast(SmuggleState, state), self.live
         if self.search is not None and live is not None:
-            reveal = st.last_reveal  # the search just made laid the hand open
-            caught = reveal is not None and reveal.outcome == LYING
-            self.search.caught = live.caught = caught
+            self.search.caught = live.caught = caught(st)  # the search just made laid the hand open
             live.challenged = True
             self.search = None
         if live is not None and live.challenged is None and _settled(st):
@@ -124,4 +114,4 @@ def facing(state: State[Any], seat: int) -> Facing | None:
 CLAIMS = GameClaims(SmuggleLabeller, facing)
 """Smuggle's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "SmuggleLabeller", "declaration_true", "facing"]
+__all__ = ["CLAIMS", "ENV_ID", "SmuggleLabeller", "facing"]

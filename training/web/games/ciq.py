@@ -14,6 +14,7 @@ from typing import Any
 
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.vocab import FIRE_DECISION
+from training.claims.ciq import is_fire, may_fire, smuggled
 
 from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, zone
 
@@ -50,27 +51,21 @@ def zones(game: Any, get: Getter, seat: int | None) -> list[Zone]:
 
 
 # ----- marks -----------------------------------------------------------------------------------------
-def _can_fire(state: Any) -> bool:
-    """At a Fire decision: the target may Fire, i.e. holds a face card (KEEP is always legal)."""
-    return any(A.FIRE <= a < A.GIVE for a in state.legal_actions())
-
-
 def mark(state: Any, action: int) -> Mark:
     """A Smuggle marked with whether the target can Fire; the Fire decision caught or not."""
     if state.phase == FIRE_DECISION:
-        if A.FIRE <= action < A.GIVE:
+        if is_fire(action):
             return "caught"
-        return "not caught: held a face card" if _can_fire(state) else "not caught: no face card"
+        return "not caught: held a face card" if may_fire(state) else "not caught: no face card"
     if A.SHIP <= action < A.SABOTAGE:
         return _smuggled
     return None
 
 
 def _smuggled(state: Any) -> str | None:
-    # Only a Smuggled (Illegal) card ends a shipment at a Fire decision.
-    if state.phase != FIRE_DECISION:
+    if not smuggled(state):
         return None
-    return "smuggled: target holds a face card" if _can_fire(state) else "smuggled: target has no face card"
+    return "smuggled: target holds a face card" if may_fire(state) else "smuggled: target has no face card"
 
 
 # ----- the side panel --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import numpy as np
 
 from smuggle_envs.games.humble_smuggle import actions as A
 from smuggle_envs.games.humble_smuggle.vocab import PLAY, Reveal, rule_family
+from training.claims.humble_smuggle import fits_rule, new_reveal
 
 from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, zone
 
@@ -62,8 +63,8 @@ def mark(state: Any, action: int) -> Mark:
     before = state.last
 
     def revealed(after: Any) -> str | None:
-        last = after.last  # a new record at each reveal
-        return None if last is None or last is before else _reveal_text(last)
+        last = new_reveal(after, before)
+        return None if last is None else _reveal_text(last)
 
     return revealed
 
@@ -74,10 +75,10 @@ def _reveal_text(last: Reveal) -> str:
         return f"P{s} {v}" + (f" ({value})" if value != v else "")  # the value with Play cards
 
     seats = range(len(last.cards))
-    discarded = [shown(s) for s in seats if s in last.discarded]
+    discarded = [shown(s) for s in seats if not fits_rule(last, s)]
     if last.centre_discarded:
         discarded.append(f"centre {last.centre}")
-    scored = [shown(s) for s in seats if s not in last.discarded]
+    scored = [shown(s) for s in seats if fits_rule(last, s)]
     return (
         f"reveal ({rule_family(last.rule)}): discarded {', '.join(discarded) or 'none'}; "
         f"scored {', '.join(scored) or 'none'}"

@@ -17,6 +17,7 @@ from typing import Any
 
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.vocab import REACT, TRADE_ANSWER, TYPE_CODES
+from training.claims.illegal import could_accept, holds_magnum
 
 from ..rules import column, md_tables, page
 from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, face_marks, zone
@@ -73,11 +74,9 @@ def mark(state: Any, action: int) -> Mark:
     """What a seat held when it let a Magnum window pass or declined a trade."""
     phase = state.phase
     if phase == REACT and action == A.LET_PASS:
-        return "let pass: held the Magnum" if state.hands[state.decider][A.MAGNUM] else "let pass: no Magnum"
+        return "let pass: held the Magnum" if holds_magnum(state, state.decider) else "let pass: no Magnum"
     if phase == TRADE_ANSWER and action == A.DECLINE:
-        # The engine lets only a partner holding every card asked for accept (as the analytics read it).
-        able = A.ACCEPT in state.legal_actions()
-        return "declined: held the cards" if able else "declined: lacked the cards"
+        return "declined: held the cards" if could_accept(state) else "declined: lacked the cards"
     return None
 
 

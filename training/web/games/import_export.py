@@ -8,7 +8,8 @@
   sealed bid"), from the seat's table text, so a page shows what the terminal shows.
 * **Marks**: every declared action is played face up; the sealed Import bids are what is hidden.
   The bid that completes a round (or the action after which the engine placed a forced last
-  bid) is marked with every bid and the winner, read as ``smuggle analyze`` reads an Import round.
+  bid) is marked with every bid and the winner, read as ``smuggle analyze`` reads an Import round
+  (``training/claims/import_export.py``, which the bluffing kit's labels read too).
 * **Badges**: the leader, and each bidder while the bids are open ("bidding", "bid placed").
 """
 
@@ -21,7 +22,7 @@ import numpy as np
 
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
-from training.analytics.import_export import decision_note
+from training.claims.import_export import BidRound, bid_round
 
 from ._common import Array, Card, Form, Getter, Mark, Table, WebGame, Zone, card, zone
 
@@ -125,25 +126,23 @@ def mark(state: Any, action: int) -> Mark:
 
     The engine applies a forced bid (fewer than 2 credits: only 0) by itself, so the round may
     complete inside the action: its ``auto_listeners`` tell those decisions, until settled."""
-    notes = [decision_note(state, action)]
+    rounds = [bid_round(state, action)]
 
     def listen(st: Any, player: int, auto_action: int) -> None:
-        notes.append(decision_note(st, auto_action))
+        rounds.append(bid_round(st, auto_action))
 
     state.auto_listeners.append(listen)
 
     def settle(after: Any) -> str | None:
         state.auto_listeners.remove(listen)
-        rounds = [_bids_text(note) for note in notes if note is not None and note[0] == "bids"]
-        return "; ".join(rounds) or None
+        return "; ".join(_bids_text(r) for r in rounds if r is not None) or None
 
     return settle
 
 
-def _bids_text(note: tuple[Any, ...]) -> str:
-    _, _ship, bidders, bids, _credits, (winner, _price, tied, *_) = note
-    tie = " (tie)" if len(tied) > 1 else ""
-    return f"bids {', '.join(f'P{q} {bids[q]}' for q in bidders)}: P{winner} wins{tie}"
+def _bids_text(r: BidRound) -> str:
+    tie = " (tie)" if len(r.tied) > 1 else ""
+    return f"bids {', '.join(f'P{q} {r.bids[q]}' for q in r.bidders)}: P{r.winner} wins{tie}"
 
 
 # ----- the side panel and the badges -------------------------------------------------------------------

@@ -19,7 +19,8 @@ import re
 from typing import Any
 
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, OFFICER, REAL_BAG, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, REAL_BAG
+from training.claims.smuggle import declaration_true, is_search, verdict
 
 from ._common import Array, Card, Form, Getter, Mark, Table, WebGame, Zone, card, counts, face_marks, seat_of, zone
 
@@ -103,25 +104,19 @@ def _declarations(declarations: tuple[int, ...]) -> list[list[int | str]]:
 # ----- marks -----------------------------------------------------------------------------------------
 def mark(state: Any, action: int) -> Mark:
     """A declaration true or false; a search caught or not (settled from the reveal)."""
-    phase = state.phase
-    if phase == DECLARE:
-        hand = state.hand.tolist()
-        if action == A.CLAIM_BAG:
-            lie = hand[A.BAG] == 0
-        else:  # the complete truth: exactly the dutiable items declared (RESOLUTIONS 2.a.2)
-            lie = tuple(hand[: A.NUM_ITEMS]) != tuple(A.DECLARATIONS[action])
-        return "false" if lie else "true"
-    if (phase == OFFICER and action == A.SEARCH) or (phase == RECEIVE and action == A.INFORM):
+    if state.phase == DECLARE:
+        return "true" if declaration_true(state.hand.tolist(), action) else "false"
+    if is_search(state, action):
         return _verdict
     return None
 
 
+_VERDICT_MARKS = {LYING: "caught", REAL_BAG: "real bag"}  # else the hand searched was the truth
+
+
 def _verdict(state: Any) -> str | None:
-    reveal = state.last_reveal
-    if reveal is None:
-        return None
-    verdict: str = {LYING: "caught", REAL_BAG: "real bag"}.get(reveal.outcome, "truthful: not caught")
-    return verdict
+    outcome = verdict(state)
+    return None if outcome is None else _VERDICT_MARKS.get(outcome, "truthful: not caught")
 
 
 # ----- the side panel --------------------------------------------------------------------------------
