@@ -430,7 +430,7 @@ def _measured() -> list[Figure]:
             "stored",
             "benchmarks/equilibrium.py: plot",
             "equilibrium.json",
-            "python benchmarks/equilibrium.py (about 5 minutes)",
+            "python benchmarks/equilibrium.py (about 10 minutes)",
             draw_equilibrium,
         ),
         Figure(

@@ -157,7 +157,11 @@ def zoo_table() -> str:
                 place,
             ]
         )
-        commands.append(f"zoo:{key}: {e.get('command', '?')}  (then the run's {e.get('checkpoint', 'final.zip')})")
+        recipe = e.get("recipe", PPO_RECIPE)  # entries older than the field were all PPO runs
+        commands.append(
+            f"zoo:{key} ({recipe}, commit {e.get('commit', '?')}): {e.get('command', '?')}  "
+            f"(then the run's {e.get('checkpoint', 'final.zip')})"
+        )
     header = [
         "agent",
         "steps (checkpoint)",

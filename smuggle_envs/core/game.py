@@ -38,6 +38,8 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cached_property
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -178,6 +180,26 @@ def copy_rng(rng: random.Random) -> random.Random:
     return new
 
 
+# The rng that states built inside ``drawing_from`` take instead of ``random.Random(seed)``. A
+# context variable rather than a constructor argument: every game's state class and
+# ``new_initial_state`` stay as they are, and the setup they run draws from it unchanged.
+_outside_rng: ContextVar[random.Random | None] = ContextVar("outside_rng", default=None)
+
+
+@contextmanager
+def drawing_from(rng: random.Random) -> Iterator[None]:
+    """States built inside this block draw from ``rng`` (the deal, and every draw after it)
+    instead of ``random.Random(seed)``, and refuse ``to_replay``: their seed does not say what
+    they drew. For an adapter that makes every draw a chance event (``smuggle_envs.openspiel``)."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"drawing_from needs a random.Random, got {type(rng).__name__}")
+    token = _outside_rng.set(rng)
+    try:
+        yield
+    finally:
+        _outside_rng.reset(token)
+
+
 G = TypeVar("G", bound=Game)
 
 
@@ -188,7 +210,10 @@ class State(ABC, Generic[G]):
     def __init__(self, game: G, seed: int | None):
         self.game: G = game
         self.seed = new_seed() if seed is None else _check_seed(seed)
-        self.rng = random.Random(self.seed)
+        outside = _outside_rng.get()
+        self.rng = random.Random(self.seed) if outside is None else outside
+        if outside is not None:
+            self.__dict__["_not_replayable"] = "its draws came from an outside rng (core.game.drawing_from)"
         self.history: list[int] = []
         self._num_actions = game.num_actions
         self._num_players = game.num_players

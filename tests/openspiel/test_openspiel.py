@@ -193,3 +193,164 @@ def test_a_resampled_world_refuses_serialization_with_one_line():
     world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     with pytest.raises(Exception, match="resample_from_infostate cannot be serialized"):
         pyspiel.serialize_game_and_state(game, world)
+
+
+# ----- chance="cards": every draw of the engine an explicit chance node --------------------------------
+def _cards_humble():
+    return adapter.load("humble_smuggle_v0", players=2, chance="cards", end_card_depth=6)
+
+
+def _deal(game, choose):
+    """The state at the first decision, each chance outcome ``choose(n, i)`` for the i-th draw of n."""
+    state, i = game.new_initial_state(), 0
+    while state.is_chance_node():
+        n = len(state.chance_outcomes())
+        state.apply_action(choose(n, i))
+        i += 1
+    return state
+
+
+def test_cards_mode_is_registered_and_the_default_stays_one_deal_node():
+    assert pyspiel.load_game("python_smuggle_v0").get_parameters()["chance"] == "deals"
+    game = pyspiel.load_game("python_humble_smuggle_v0", {"players": 2, "chance": "cards"})
+    assert game.max_chance_outcomes() == 79  # the white deck: the setup's largest draw
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 79
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 5) == "draw 5"
+    deals = pyspiel.load_game("python_humble_smuggle_v0", {"players": 2, "deals": 3}).new_initial_state()
+    assert deals.chance_outcomes() == [(d, pytest.approx(1 / 3)) for d in range(3)]
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_cards_mode_passes_openspiels_random_sim_test(env_id):
+    n = smuggle_envs.game_class(env_id).min_players
+    game = pyspiel.load_game(f"python_{env_id}", {"players": n, "chance": "cards"})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_cards_mode_chance_nodes_are_distributions_within_max_chance_outcomes():
+    """A sampled walk: at every chance node the outcomes are 0..n-1, their probabilities sum to 1,
+    and n never passes max_chance_outcomes; the walk reaches the end of the game."""
+    game = _cards_humble()
+    rng = random.Random(5)
+    for _ in range(5):
+        state, chance_nodes = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert [k for k, _ in outcomes] == list(range(len(outcomes)))
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                assert 2 <= len(outcomes) <= game.max_chance_outcomes()
+                chance_nodes += 1
+                state.apply_action(rng.randrange(len(outcomes)))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert chance_nodes >= 118  # the shuffles of both decks and the first player, at least
+        assert sorted(state.returns()) in ([-1.0, 1.0], [1.0, 1.0])
+
+
+def test_cards_mode_a_seat_cannot_tell_apart_deals_that_differ_only_in_the_others_hand():
+    """Draw n-1 each time deals the deck in order; drawing 0 at the fourth draw swaps a card of
+    seat 1's hand with the deck's bottom card. Seat 0's information state (and observation) is
+    the same in both deals, seat 1's is not."""
+    game = _cards_humble()
+    a = _deal(game, lambda n, i: n - 1)
+    b = _deal(game, lambda n, i: 0 if i == 3 else n - 1)
+    assert a.engine.hands[0] == b.engine.hands[0] and a.engine.hands[1] != b.engine.hands[1]
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    # the chance outcomes are in the state's history, never in a seat's information state
+    assert len(a.history()) == 118 and "draw" not in a.information_state_string(0)
+
+
+class _Recording(random.Random):
+    """The engine's own seeded generator, keeping every draw of more than one outcome."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.draws = []
+
+    def _randbelow(self, n):
+        value = super()._randbelow(n)
+        if n > 1:
+            self.draws.append(value)
+        return value
+
+
+@pytest.mark.parametrize("env_id, n", [("humble_smuggle_v0", 2), ("illegal_v0", 2), ("smuggle_v0", 3)])
+def test_cards_mode_the_engines_draws_as_chance_outcomes_replay_the_engines_seeded_game(env_id, n):
+    """The draws of a seeded engine game, played as chance outcomes with the same decisions,
+    give that game: the same observation for every seat at every decision, the same returns."""
+    from smuggle_envs.core.game import drawing_from
+
+    engine_game = smuggle_envs.make_game(env_id, num_players=n)
+    recording = _Recording(7)
+    with drawing_from(recording):
+        engine = engine_game.new_initial_state(7)
+    seeded = engine_game.new_initial_state(7)
+    game = pyspiel.load_game(f"python_{env_id}", {"players": n, "chance": "cards"})
+    state, used, rng = game.new_initial_state(), 0, random.Random(1)
+    while not engine.is_terminal() and len(engine.history) < 300:
+        while state.is_chance_node():
+            state.apply_action(recording.draws[used])
+            used += 1
+        assert used == len(recording.draws)
+        for seat in range(n):
+            assert state.observation_tensor(seat) == engine.observation(seat).tolist()
+            assert np.array_equal(seeded.observation(seat), engine.observation(seat))
+        action = rng.choice(engine.legal_actions())
+        for s in (state, engine, seeded):
+            s.apply_action(action)
+    while state.is_chance_node():
+        state.apply_action(recording.draws[used])
+        used += 1
+    assert state.is_terminal() == engine.is_terminal() and (
+        not engine.is_terminal() or state.returns() == engine.returns()
+    )
+
+
+def test_cards_mode_serializes_through_every_step_and_its_draws():
+    game = pyspiel.load_game("python_illegal_v0", {"players": 2, "chance": "cards"})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    for _ in range(150):  # chance nodes' legal actions are their outcomes
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_chance_node() and state.decisions > 10
+    for s in (state, _deal(game, lambda n, i: i % n)):
+        copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))[1]
+        assert copy.history() == s.history() and str(copy) == str(s)
+        assert [copy.information_state_string(p) for p in range(2)] == [s.information_state_string(p) for p in range(2)]
+    mid = game.new_initial_state()
+    for _ in range(10):
+        mid.apply_action(0)  # a state waiting on its 11th draw: the pending draws pickle too
+    copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, mid))[1]
+    assert copy.is_chance_node() and copy.chance_outcomes() == mid.chance_outcomes()
+    world = _deal(game, lambda n, i: 0).resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    with pytest.raises(Exception, match="resample_from_infostate cannot be serialized"):
+        pyspiel.serialize_game_and_state(game, world)
+
+
+def test_cards_mode_refuses_a_draw_it_cannot_enumerate_and_changes_nothing(monkeypatch):
+    """A coin flip (``rng.random()``, as Import / Export's) has no finite uniform outcomes: the
+    action is refused with one line and the state is as it was."""
+    game = _cards_humble()
+    state = _deal(game, lambda n, i: 0)
+    before = (state.history(), [state.information_state_string(p) for p in range(2)], str(state))
+    engine_class = type(state.engine)
+    monkeypatch.setattr(engine_class, "_apply", lambda self, action: self.rng.random())
+    with pytest.raises(ValueError, match=r"^chance='cards' needs every draw .* drew random\(\)"):
+        state.apply_action(state.legal_actions()[0])
+    monkeypatch.undo()
+    assert (state.history(), [state.information_state_string(p) for p in range(2)], str(state)) == before
+    with pytest.raises(ValueError, match="out of range"):
+        game.new_initial_state().apply_action(79)
+
+
+def test_cards_mode_bad_parameters_are_refused_with_one_line():
+    with pytest.raises(Exception, match=r"chance must be one of 'deals', 'cards', got 'shuffle'"):
+        pyspiel.load_game("python_smuggle_v0", {"chance": "shuffle"})
+    with pytest.raises(Exception, match=r"deals=3 needs chance='deals'"):
+        adapter.load("smuggle_v0", chance="cards", deals=3)
