@@ -35,6 +35,12 @@ Writes ``docs/img/data/lie_detection.json`` (the exact command, every number, th
 draws ``docs/img/lie_detection.png`` and prints the Markdown table; ``python
 scripts/update_docs.py`` puts the table into docs/bluffing.md (``<!-- data-table: lie_detection
 -->``). ``tests/training/bluffing/test_metrics.py`` runs it at a tiny budget.
+
+``--report`` measures nothing: it reads ``--data`` (a stored JSON, e.g. one whose games were
+measured by separate runs and merged), rewrites its ``table`` from its ``games`` and redraws
+``--plot``::
+
+    python benchmarks/lie_detection.py --report
 """
 
 from __future__ import annotations
@@ -355,12 +361,33 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--boot", type=int, default=1000, help="bootstrap resamples of the deals (default: 1000)")
     p.add_argument("--data", default=str(DATA), help="the JSON to write (default: docs/img/data/lie_detection.json)")
     p.add_argument("--plot", default=str(PLOT), help="the PNG to draw (default: docs/img/lie_detection.png)")
+    p.add_argument(
+        "--report",
+        action="store_true",
+        help="measure nothing: rebuild --data's table from its games and redraw --plot",
+    )
     return p.parse_args(argv)
+
+
+def report(data_path: str, plot: str) -> int:
+    """Rewrite a stored JSON's table from its games (its command and settings kept), redraw the
+    figure and print the table."""
+    data = json.loads(Path(data_path).read_text(encoding="utf-8"))
+    data["table"] = table(data["games"])
+    Path(data_path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    from training.bluffing.plots import plot_lie_detection
+
+    plot_lie_detection(data, plot)
+    print(render_table(data["table"]))
+    print(f"\nrewritten from its games: {data_path}, {plot}", file=sys.stderr)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Every game's data and scores; the JSON, the picture and the table."""
     args = parse(argv)
+    if args.report:
+        return report(args.data, args.plot)
     settings = Settings(n_boot=args.boot, seed=0)
     shown = sys.argv[1:] if argv is None else argv
     games: dict[str, Any] = {}

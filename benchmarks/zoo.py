@@ -94,6 +94,57 @@ def goal_met(measured: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+# Issue #28's targets for every zoo model (1000 seat-rotated games per table, 95% intervals).
+TARGETS = {"rule": 0.45, "rule_ci_low": 0.40, "random": 0.90}
+TARGETS_DATA = ROOT / "docs" / "img" / "data" / "zoo_targets.json"
+
+
+def _mark(ok: bool) -> str:
+    return "met" if ok else "**not met**"
+
+
+def targets_table(manifest: dict[str, dict[str, Any]], keys: list[str]) -> dict[str, Any]:
+    """Issue #28's targets, model by model, from the manifest's measurements and the zoo's
+    best responses (``benchmarks/exploit_table.py`` writes ``docs/img/data/exploit_zoo.json``)."""
+    exploit = json.loads((ROOT / "docs" / "img" / "data" / "exploit_zoo.json").read_text(encoding="utf-8"))
+    responses = {r["env_id"]: r for r in exploit["rows"]}
+    rows = []
+    for key in keys:
+        m = manifest[key]["eval"]
+        rule, random_, mixed = m["rule"], m["random"], m.get("mixed")
+        first = bool(mixed) and mixed["rank_rating"] == 1
+        br = responses.get(manifest[key]["env_id"])
+        br_ok = br is not None and br["best_response"]["ci_low"] <= br["chance"]
+        rows.append(
+            [
+                f"`zoo:{key}`",
+                f"{_cell(rule)}: {_mark(rule['win_rate'] >= TARGETS['rule'] and rule['ci'][0] > TARGETS['rule_ci_low'])}",
+                f"{_cell(random_)}: {_mark(random_['win_rate'] >= TARGETS['random'])}",
+                f"{mixed['rank_rating']} of {mixed['agents']}: {_mark(first)}" if mixed else "-",
+                f"{_cell(_br_rate(br))} after {br['steps']:,} steps: {_mark(br_ok)}" if br else "-",
+            ]
+        )
+    headers = [
+        "model",
+        "vs 3 rule bots (>= 45%, interval above 40%)",
+        "vs 3 random (>= 90%)",
+        "mixed field, place by rating (first)",
+        "a best response vs 3 models (at or below chance: its interval reaches 25%)",
+    ]
+    return {"headers": headers, "align": "lllll", "rows": rows}
+
+
+def _br_rate(row: dict[str, Any]) -> dict[str, Any]:
+    r = row["best_response"]
+    return {"win_rate": r["win_rate"], "ci": [r["ci_low"], r["ci_high"]]}
+
+
+def write_targets(manifest: dict[str, dict[str, Any]], keys: list[str]) -> None:
+    """``docs/img/data/zoo_targets.json``: the table docs/zoo.md shows (``scripts/update_docs.py``)."""
+    data = {"targets": TARGETS, "table": targets_table(manifest, keys)}
+    TARGETS_DATA.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
 def _cell(rate: dict[str, Any]) -> str:
     lo, hi = rate["ci"]
     return f"{100 * rate['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
@@ -167,6 +218,7 @@ def report(path: Path) -> None:
     entries = manifest()
     keys = sorted(k for k in entries if "eval" in entries[k])
     print(markdown(entries, keys))
+    write_targets(entries, keys)
     for key in keys:
         print(f"- `zoo:{key}`: `{entries[key]['command']}`, then its {entries[key]['checkpoint']}")
     plot(entries, keys, path)
@@ -217,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     plot(manifest, keys, Path(args.plot))
     if not args.no_write:
         write_manifest(manifest)
+        write_targets(manifest, sorted(k for k in manifest if "eval" in manifest[k]))
     return 0
 
 

@@ -125,6 +125,11 @@ def draw_equilibrium(data: Path, png: Path) -> None:
     _script("benchmarks/equilibrium.py").plot(json.loads(data.read_text(encoding="utf-8"))["results"], png)
 
 
+def draw_recipes(data: Path, png: Path) -> None:
+    """``benchmarks/recipes.py``'s figure, from the curves it saved."""
+    _script("benchmarks/recipes.py").plot(json.loads(data.read_text(encoding="utf-8"))["results"], png)
+
+
 def draw_scaling(data: Path, png: Path) -> None:
     """``benchmarks/train_scaling.py --from-json``'s figure."""
     module = _script("benchmarks/train_scaling.py")
@@ -432,6 +437,14 @@ def _measured() -> list[Figure]:
             "equilibrium.json",
             "python benchmarks/equilibrium.py (about 10 minutes)",
             draw_equilibrium,
+        ),
+        Figure(
+            "recipes_smuggle.png",
+            "stored",
+            "benchmarks/recipes.py: plot",
+            "recipes_smuggle.json",
+            "python benchmarks/recipes.py --run LABEL=RUN_DIR ... (half a minute a run; the runs: docs/zoo.md)",
+            draw_recipes,
         ),
         Figure(
             "train_scaling.png",

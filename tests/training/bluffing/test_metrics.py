@@ -209,3 +209,10 @@ def test_the_lie_detection_benchmark_runs_at_a_tiny_budget(tmp_path, capsys):
     assert illegal["claim_side"]["claim"]  # its let-passes still get their bluff rates
     assert len(stored["table"]["rows"]) == len(names) + 1
     assert "| game | scorer |" in capsys.readouterr().out and plot.stat().st_size > 0
+    # --report rebuilds the same table from the stored games, measuring nothing
+    table = stored["table"]
+    stored["table"] = {"headers": [], "align": "", "rows": []}
+    data.write_text(json.dumps(stored))
+    plot.unlink()
+    assert _benchmark().main(["--report", "--data", str(data), "--plot", str(plot)]) == 0
+    assert json.loads(data.read_text())["table"] == table and plot.stat().st_size > 0
