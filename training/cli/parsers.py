@@ -26,6 +26,8 @@ from ..options import (
 
 EXPLOIT_STEPS = 100_000  # smuggle exploit's default training budget
 EXPLOIT_GAMES = 500  # and its final evaluation's games per row
+# The learner's step size: TrainConfig.learning_rate (not imported: this module loads argparse only)
+EXPLOIT_LEARNING_RATE = 3e-4
 ZOO_CHECKPOINTS = ("recommended", "best", "final")
 
 
@@ -247,6 +249,14 @@ def _add_exploit_training(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--n-envs", type=int, default=8, metavar="E", help="games played in parallel (default: 8)")
     p.add_argument("--n-steps", type=int, default=256, metavar="K", help="steps per game and rollout (default: 256)")
+    p.add_argument(
+        "--learning-rate",
+        type=float,
+        default=EXPLOIT_LEARNING_RATE,
+        metavar="LR",
+        help=f"the learner's Adam step size (default: {EXPLOIT_LEARNING_RATE:g}, as smuggle train); "
+        "a larger one can get a best response out of a plateau (docs/exploitability.md)",
+    )
     p.add_argument(
         "--reward-mode",
         choices=("win_loss", "rank", "score"),
