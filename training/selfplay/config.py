@@ -201,10 +201,7 @@ class TrainConfig:
     def game_spec(self) -> GameSpec:
         """The run's game: ``env_id`` with ``game_options`` at ``num_players`` (when set);
         ``ConfigError`` if the game or an option is not valid."""
-        options = dict(self.game_options)
-        if self.num_players is not None:
-            options["num_players"] = self.num_players
-        return GameSpec(self.env_id, options)
+        return run_game_spec(self.env_id, self.game_options, self.num_players)
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -280,6 +277,15 @@ def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:
         "vf_coef": c.vf_coef,
         "learning_rate": c.learning_rate,
     }
+
+
+def run_game_spec(env_id: str, game_options: dict[str, Any], num_players: int | None) -> GameSpec:
+    """A training run's game (both trainers' ``game_spec``): ``env_id`` with ``game_options`` at
+    ``num_players`` (when set)."""
+    options = dict(game_options)
+    if num_players is not None:
+        options["num_players"] = num_players
+    return GameSpec(env_id, options)
 
 
 def policy_spec(config: TrainConfig, observation_size: int) -> tuple[Any, dict[str, Any]]:

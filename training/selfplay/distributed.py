@@ -448,29 +448,38 @@ class _Processes:
             self.shared = None
 
 
+def start_ray(address: str | None, cpus: int) -> tuple[Any, bool]:
+    """Ray, started as the tournament's Ray backend starts it unless it already runs: ``address``
+    joins a cluster (shipping this checkout's code), ``RAY_ADDRESS`` names one, or a local Ray
+    starts with ``cpus`` CPUs. Returns the module and whether it was started here (the caller
+    then shuts it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("the ray backend needs Ray: pip install 'smuggle-envs[ray]'") from None
+    if ray.is_initialized():
+        return ray, False
+    if address:
+        import agents
+        import smuggle_envs
+        import training
+
+        ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
+    elif os.environ.get("RAY_ADDRESS"):
+        ray.init()
+    else:
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+    return ray, True
+
+
 class _RayActors:
     """W Ray actors (one CPU each). Ray is started as the tournament's Ray backend starts it:
     ``address`` joins a cluster (shipping this checkout's code), ``RAY_ADDRESS`` names one, or a
     local Ray starts with W CPUs; a Ray started here is shut down by ``close``."""
 
     def __init__(self, config: dict[str, Any], world: int, address: str | None):
-        try:
-            import ray
-        except ImportError:
-            raise ConfigError("the ray backend needs Ray: pip install 'smuggle-envs[ray]'") from None
-        self.ray, self.started = ray, False
-        if not ray.is_initialized():
-            if address:
-                import agents
-                import smuggle_envs
-                import training
-
-                ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
-            elif os.environ.get("RAY_ADDRESS"):
-                ray.init()
-            else:
-                ray.init(num_cpus=world, include_dashboard=False, log_to_driver=False)
-            self.started = True
+        self.ray, self.started = start_ray(address, world)
+        ray = self.ray
         remote = ray.remote(num_cpus=1, runtime_env={"env_vars": ONE_THREAD})(Worker)
         self.actors: list[Any] = [remote.remote(config, rank, world) for rank in range(world)]
 

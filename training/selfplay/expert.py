@@ -65,7 +65,7 @@ import numpy as np
 from smuggle_envs.core.errors import ConfigError
 from smuggle_envs.core.spec import GameSpec
 
-from .config import BASELINES, MIXED
+from .config import BASELINES, MIXED, run_game_spec
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -168,10 +168,7 @@ class ExpertConfig:
 
     def game_spec(self) -> GameSpec:
         """The run's game: ``env_id`` with ``game_options`` at ``num_players`` (when set)."""
-        options = dict(self.game_options)
-        if self.num_players is not None:
-            options["num_players"] = self.num_players
-        return GameSpec(self.env_id, options)
+        return run_game_spec(self.env_id, self.game_options, self.num_players)
 
     def to_dict(self) -> dict[str, Any]:
         """``config.json``: the recipe, then every field."""
@@ -435,25 +432,11 @@ class _RayGames:
     on a shared filesystem."""
 
     def __init__(self, workers: int, address: str | None):
-        try:
-            import ray
-        except ImportError:
-            raise ConfigError("the ray backend needs Ray: pip install 'smuggle-envs[ray]'") from None
-        from .distributed import ONE_THREAD
+        from .distributed import ONE_THREAD, start_ray
 
-        self.ray, self.started, self.workers = ray, False, workers
-        if not ray.is_initialized():
-            if address:
-                import agents
-                import smuggle_envs
-                import training
-
-                ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
-            elif os.environ.get("RAY_ADDRESS"):
-                ray.init()
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            self.started = True
+        self.ray, self.started = start_ray(address, workers)
+        self.workers = workers
+        ray = self.ray
         self.remote = ray.remote(num_cpus=1, runtime_env={"env_vars": ONE_THREAD})(play_game)
 
     def map(self, tasks: Sequence[GameTask]) -> Iterator[GameRecord]:
