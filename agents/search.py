@@ -332,10 +332,7 @@ class ISMCTSAgent(_SearchBase):
         while not world.is_terminal():
             actor = world.current_player()
             if modelled and actor != me:
-                # The opponent model moves; its edge carries no statistics (nobody chooses it by UCB).
-                action = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
-                node = node.children.setdefault(action, _Node())
-                world.apply_action(action)
+                node = self._modelled_move(world, actor, node)
                 continue
             legal = world.legal_actions()
             children = node.children
@@ -371,6 +368,13 @@ class ISMCTSAgent(_SearchBase):
             child.visits += 1
             child.total += returns[actor]
 
+    def _modelled_move(self, world: State[Any], actor: int, node: _Node) -> _Node:
+        """The opponent model (the rule bot) moves for ``actor`` in ``world``; its edge carries no
+        statistics (nobody chooses it by UCB or PUCT). Returns the child it leads to."""
+        action = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
+        world.apply_action(action)
+        return node.children.setdefault(action, _Node())
+
     def _leaf(self, world: State[Any], path: list[tuple[_Node, int]]) -> Mapping[int, float] | list[float]:
         """Every seat's return from the leaf ``world`` (each edge of ``path`` takes its chooser's):
         a playout, or with ``value`` the network's value of the world from each seat on the path
@@ -397,9 +401,7 @@ class ISMCTSAgent(_SearchBase):
         while not world.is_terminal():
             actor = world.current_player()
             if modelled and actor != me:
-                action = int(self._rule_bot(world.game, actor).act(world.observation(actor), world.legal_action_mask()))
-                node = node.children.setdefault(action, _Node())
-                world.apply_action(action)
+                node = self._modelled_move(world, actor, node)
                 continue
             if self.max_depth is not None and depth >= self.max_depth:
                 break
