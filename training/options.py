@@ -1,12 +1,12 @@
 """The argparse options several ``smuggle`` commands share, one function an option.
 
 The commands' parsers (``training/cli/parsers.py``, ``training/tournament/parser.py``,
-``training/web/parser.py``, ``training/bluffing/parser.py``) each add their own options; an
-option that more than one command takes (the game, ``--players``, ``--seed``, ``--games``, the
-database, the report files, ...) is added here, so it has one name, type and metavar everywhere
-and the same help where it means the same thing. A command whose option means something of its
-own there passes its help (``--seed`` is a base seed in a tournament, the seed of the whole run
-in ``exploit``).
+``training/selfplay/parser.py``, ``training/web/parser.py``, ``training/bluffing/parser.py``)
+each add their own options; an option that more than one command takes (the game,
+``--players``, ``--seed``, ``--games``, the database, the report files, ...) is added here, so
+it has one name, type and metavar everywhere and the same help where it means the same thing. A
+command whose option means something of its own there passes its help (``--seed`` is a base
+seed in a tournament, the seed of the whole run in ``exploit``).
 
 Only argparse is imported, and nothing of ``training``: ``smuggle --help`` builds every parser
 without loading any command's code, and the parsers of packages that must not import each other
@@ -32,9 +32,10 @@ def add_env_id(p: argparse.ArgumentParser, help: str = ENV_ID_HELP, **how: Any) 
     p.add_argument("env_id", metavar="ENV_ID", help=help, **how)
 
 
-def add_players(p: argparse.ArgumentParser, help: str = PLAYERS_HELP) -> None:
-    """``--players N``: seats per game (no default: each command picks its own)."""
-    p.add_argument("--players", type=int, metavar="N", help=help)
+def add_players(p: argparse.ArgumentParser, help: str = PLAYERS_HELP, dest: str = "players") -> None:
+    """``--players N``: seats per game (no default: each command picks its own), stored in
+    ``dest`` (``smuggle train``'s is ``num_players``, its settings' field)."""
+    p.add_argument("--players", type=int, metavar="N", dest=dest, help=help)
 
 
 def add_agents(p: argparse.ArgumentParser, help: str, required: bool = False) -> None:

@@ -131,7 +131,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-# ----- expert iteration (--teacher; training/selfplay/expert.py) -------------------------------------
+# ----- expert iteration (--teacher; training/selfplay/expert/) -------------------------------------
 # A resumed expert-iteration run keeps these (the teacher and the first student define the recipe);
 # workers may change: they do not change the data.
 _EXPERT_FIXED_ON_RESUME = ("num_players", "seed", "teacher", "init", "imitate")

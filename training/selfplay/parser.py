@@ -1,8 +1,9 @@
 """The parser of ``smuggle train`` (its code: ``cli.py``).
 
 ``add_train(subparsers)`` adds the subcommand and returns its parser; ``training.cli.COMMANDS``
-names it. It imports argparse and the run's settings (``TrainConfig``, for the defaults it
-shows): numpy, no torch, so every ``smuggle`` command can build it.
+names it. It imports argparse, the options every command shares (``training.options``: the
+game, ``--players``, ``--seed``, ``--no-progress``) and the run's settings (``TrainConfig``,
+for the defaults it shows): numpy, no torch, so every ``smuggle`` command can build it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..options import RAW, add_env_id, add_no_progress, add_players, add_seed
 from .config import TrainConfig
 from .device import DEVICES
 
@@ -43,7 +45,7 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "train",
         help="train a self-play agent (MaskablePPO with a league)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RAW,
         description=_DESCRIPTION,
         epilog="examples:\n  smuggle train smuggle_v0\n"
         "  smuggle train smuggle_v0 --players 4 --steps 200000 --out runs/quick\n"
@@ -53,10 +55,8 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
         "  smuggle train smuggle_v0 --players 4 --out runs/exit --teacher 'ismcts:sims=50;prior=student;value=student'\n"
         "  smuggle match --agents ppo:runs/quick/final.zip,rule,rule,rule --games 300",
     )
-    p.add_argument("env_id", metavar="ENV_ID", help="the game, e.g. smuggle_v0 (see 'smuggle list')")
-    p.add_argument(
-        "--players", type=int, metavar="N", dest="num_players", help="number of players (default: the game's default)"
-    )
+    add_env_id(p)
+    add_players(p, dest="num_players")
     p.add_argument(
         "--steps",
         type=int,
@@ -66,7 +66,7 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--out", metavar="DIR", help="run directory (default: runs/ENV_ID)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR from its latest checkpoint")
-    p.add_argument("--seed", type=int, metavar="K", help="seed of the whole run (default: 0)")
+    add_seed(p, "seed of the whole run (default: 0)", default=None)
     p.add_argument(
         "--eval-games",
         type=int,
@@ -134,7 +134,7 @@ def _add_scale_options(p: argparse.ArgumentParser, d: TrainConfig) -> None:
         "an ExpertConfig field), VALUE in JSON: --set baseline_share=0.3 --set net_arch=[256,256] "
         "--set learning_rate=1e-4",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress(p)
 
 
 def _add_expert_option(p: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""Expert iteration (``smuggle train --teacher``, training/selfplay/expert.py): a run end to end into
+"""Expert iteration (``smuggle train --teacher``, training/selfplay/expert/): a run end to end into
 a loadable ``ppo:`` model, determinism over seeds and worker counts, exact resume, the learner
 moving the policy towards the visits, no true state in any network, and one-line errors."""
 
@@ -19,6 +19,7 @@ from smuggle_envs.core.errors import ConfigError
 from training.cli.errors import UsageError
 from training.selfplay import cli, expert
 from training.selfplay.expert import ExpertConfig, ExpertIteration, Positions
+from training.selfplay.expert import loop as expert_loop
 from training.selfplay.parser import add_train
 
 TEACHER = "ismcts:sims=6;prior=student;value=student"
@@ -89,11 +90,11 @@ def test_workers_do_not_change_the_data_and_a_resumed_run_is_the_same_bit_for_bi
         fit(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(expert, "fit", stop_in_round_2)
+    monkeypatch.setattr(expert_loop, "fit", stop_in_round_2)
     with pytest.raises(KeyboardInterrupt):
         _run(tmp_path / "r", resume=True, rounds=2)
     assert ExpertIteration(ExpertConfig(**TINY), tmp_path / "r").latest_round() == 1
-    monkeypatch.setattr(expert, "fit", fit)
+    monkeypatch.setattr(expert_loop, "fit", fit)
     _run(tmp_path / "r", resume=True, rounds=2)
     for name in ("final.npz", "rounds/round_0001/positions.npz", "rounds/round_0002/positions.npz"):
         data = {(tmp_path / run / name).read_bytes() for run in ("w1", "w2", "r")}
