@@ -22,6 +22,7 @@ easy to read. ``PPOAgent(game, path, deterministic=True)`` (spec ``"ppo_argmax:P
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import threading
@@ -122,12 +123,19 @@ class NumpyPolicy(NumpyMLP):
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the actor as a compressed ``.npz`` (what the model zoo ships): numpy alone loads
         and plays it, no torch, and it is a fraction of the SB3 zip (no Adam state). The critic,
-        where there is one, goes beside it under ``critic_*`` keys (older files have none)."""
+        where there is one, goes beside it under ``critic_*`` keys (older files have none). Every zip
+        member carries one fixed date: the same network makes the same bytes."""
         arrays = _layer_arrays(self.layers, "")
         if self.critic is not None:
             arrays.update(_layer_arrays(self.critic.layers, _CRITIC))
-        with open(path, "wb") as f:  # np.savez_compressed would append ".npz" to a bare path
-            np.savez_compressed(f, **arrays)
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **arrays)
+        # np.savez dates each member now; one fixed date makes the same arrays the same bytes,
+        # so a zoo file made again by its recorded command has the recorded checksum.
+        with zipfile.ZipFile(buffer) as source, open(path, "wb") as f, zipfile.ZipFile(f, "w") as target:
+            for info in source.infolist():
+                member = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+                target.writestr(member, source.read(info), compress_type=zipfile.ZIP_DEFLATED)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> NumpyPolicy:

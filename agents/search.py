@@ -191,7 +191,8 @@ class ISMCTSAgent(_SearchBase):
     bot's unless another beats it by ``margin`` standard errors (``_keep_or_improve``). ``prior``
     a network (``zoo``, ``zoo:ENV_ID[@N]``, ``ppo:PATH``): PUCT (``_puct_choice``). ``value`` a
     network: leaves scored by its value (after ``value_playout`` rollout decisions) instead of a
-    playout (``_leaf``)."""
+    playout (``_leaf``). ``leaf_batch`` K > 1 (with both networks): K descents under a virtual
+    loss, their leaves scored in one forward pass (``_search_batched``)."""
 
     name = "ismcts"
     # The root's visit count of every action after the last ``act_in`` (size ``game.num_actions``,
@@ -212,6 +213,7 @@ class ISMCTSAgent(_SearchBase):
         "margin": float,
         "value": option_parser("none"),
         "value_playout": int,
+        "leaf_batch": int,
     }
 
     def __init__(
@@ -231,6 +233,7 @@ class ISMCTSAgent(_SearchBase):
         margin: float = 2.0,
         value: str = "none",
         value_playout: int = 0,
+        leaf_batch: int = 1,
     ):
         super().__init__(game, seed, rollout=rollout, rollout_depth=rollout_depth, mode=mode)
         if opponents not in OPPONENT_MODELS:
@@ -239,6 +242,7 @@ class ISMCTSAgent(_SearchBase):
         self.prior, self.value = prior, value
         self.value_playout = value_playout
         self.network = self._networks(game)
+        self.leaf_batch = self._check_leaf_batch(leaf_batch)
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not math.isfinite(margin) or margin < 0:
             raise ValueError(f"margin must be a non-negative number, got {margin!r}")
         self.margin = float(margin)
@@ -270,6 +274,19 @@ class ISMCTSAgent(_SearchBase):
             raise ValueError("a search with a network (prior= or value=) needs the game")
         return SearchNetwork(game, prior, value)
 
+    def _check_leaf_batch(self, leaf_batch: Any) -> int:
+        """``leaf_batch``: a positive int; above 1 only where there is a batch to gain, a network
+        value (the leaves' forward pass) and a network prior (PUCT, whose virtual loss spreads
+        the batch's descents: UCB1's untried-first expansion has no such rule)."""
+        if isinstance(leaf_batch, bool) or not isinstance(leaf_batch, (int, np.integer)) or leaf_batch < 1:
+            raise ValueError(f"leaf_batch must be a positive integer, got {leaf_batch!r}")
+        if leaf_batch > 1 and not (is_network_spec(self.prior) and self.value != "none"):
+            raise ValueError(
+                f"leaf_batch={leaf_batch} needs a network prior (prior=zoo or prior=ppo:PATH: PUCT) and a "
+                "network value (value=zoo or value=ppo:PATH), whose forward passes it batches"
+            )
+        return int(leaf_batch)
+
     def act_in(self, view: SeatView) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
@@ -279,6 +296,25 @@ class ISMCTSAgent(_SearchBase):
             return legal[0]
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.leaf_batch > 1:
+            n = self._search_batched(view, root, deadline)
+        else:
+            n = self._search(view, root, deadline)
+        self.iterations = n
+        self.last_visits = _root_visits(root, legal, _num_actions(view, legal))
+        if self.prior == "rule" and root.children:
+            return self._keep_or_improve(root)
+        best, key = legal[0], (-1, -math.inf)
+        for a in legal:  # most visited; ties to the better mean, then the lower action id
+            child = root.children.get(a)
+            k = (0, -math.inf) if child is None else (child.visits, child.total / max(child.visits, 1))
+            if k > key:
+                best, key = a, k
+        return best
+
+    def _search(self, view: SeatView, root: _Node, deadline: float | None) -> int:
+        """The search one simulation at a time (``leaf_batch=1``, the default): ``sims``
+        iterations, or until the deadline. Returns the iterations run."""
         puct = self.network is not None and self.network.prior is not None
         n = 0
         while True:
@@ -291,17 +327,7 @@ class ISMCTSAgent(_SearchBase):
                 break
             if (deadline is not None and time.perf_counter() >= deadline) or self._stopped():
                 break
-        self.iterations = n
-        self.last_visits = _root_visits(root, legal, _num_actions(view, legal))
-        if self.prior == "rule" and root.children:
-            return self._keep_or_improve(root)
-        best, key = legal[0], (-1, -math.inf)
-        for a in legal:  # most visited; ties to the better mean, then the lower action id
-            child = root.children.get(a)
-            k = (0, -math.inf) if child is None else (child.visits, child.total / max(child.visits, 1))
-            if k > key:
-                best, key = a, k
-        return best
+        return n
 
     def _keep_or_improve(self, root: _Node) -> int:
         """With ``prior=rule``: the rule bot's move (the root's first child) unless another move's
@@ -391,8 +417,17 @@ class ISMCTSAgent(_SearchBase):
         return network.values(world, seats) if seats else {}
 
     def _iterate_puct(self, view: SeatView, root: _Node) -> None:
-        """One iteration with a network prior: descend by PUCT (``_puct_choice``) until an action
-        with no node yet, make it, score the leaf (``_leaf``), back the returns up. Opponent
+        """One iteration with a network prior: descend by PUCT (``_descend_puct``), score the
+        leaf (``_leaf``), back the returns up."""
+        world, path = self._descend_puct(view, root)
+        returns = self._leaf(world, path)
+        for child, actor in path:
+            child.visits += 1
+            child.total += returns[actor]
+
+    def _descend_puct(self, view: SeatView, root: _Node) -> tuple[State[Any], list[tuple[_Node, int]]]:
+        """Sample a world and descend it by PUCT (``_puct_choice``) until an action with no node
+        yet, which it makes: the leaf world and the path (each edge with its chooser). Opponent
         models move as in ``_iterate``; ``max_depth`` stops the descent there."""
         world = view.sample_world(self._world_rng())
         node = root
@@ -414,10 +449,66 @@ class ISMCTSAgent(_SearchBase):
                 break
             path.append((child, actor))
             node, depth = child, depth + 1
-        returns = self._leaf(world, path)
-        for child, actor in path:
-            child.visits += 1
-            child.total += returns[actor]
+        return world, path
+
+    # ----- leaf_batch > 1: several descents, one forward pass ---------------------------------
+    def _search_batched(self, view: SeatView, root: _Node, deadline: float | None) -> int:
+        """The search with ``leaf_batch`` K > 1: batches of K descents (``_batch``) until
+        ``sims`` simulations (the last batch cut to what is left, so exactly ``sims``) or, with
+        ``seconds``, until the deadline, checked between batches. Returns the simulations run."""
+        n = 0
+        while True:
+            size = self.leaf_batch if deadline is not None else min(self.leaf_batch, self.sims - n)
+            self._batch(view, root, size)
+            n += size
+            if deadline is None and n >= self.sims:
+                break
+            if (deadline is not None and time.perf_counter() >= deadline) or self._stopped():
+                break
+        return n
+
+    def _batch(self, view: SeatView, root: _Node, size: int) -> None:
+        """``size`` PUCT descents, each on its own sampled world (drawn in order from the
+        agent's RNG: a function of the seed), under a virtual loss; their leaves scored together
+        (``_score_leaves``: one forward pass); then the backup, which takes the virtual loss
+        back: each edge's ``total`` gets ``1 + return`` (its visit was counted on the way down).
+
+        Why a virtual loss: the descents of a batch run before any of their leaves is scored, so
+        without it all K would follow the same PUCT choices to the same leaf. Counting each edge
+        as visited and lost (-1, the worst return in the [-1, 1] of ``win_loss`` and ``rank``,
+        and about the critic's range) for its chooser lowers its ``Q`` and raises its ``n``, so
+        the next descent of the batch prefers another edge wherever the choice was close."""
+        leaves = []
+        for _ in range(size):
+            world, path = self._descend_puct(view, root)
+            for child, _ in path:  # no node repeats on one path: adding it after the descent is the same
+                child.visits += 1
+                child.total -= 1.0
+            if self.value_playout:
+                self._advance(world, self.value_playout)
+            leaves.append((world, path))
+        for (_, path), returns in zip(leaves, self._score_leaves(leaves)):
+            for child, actor in path:
+                child.total += 1.0 + returns[actor]
+
+    def _score_leaves(
+        self, leaves: list[tuple[State[Any], list[tuple[_Node, int]]]]
+    ) -> list[Mapping[int, float] | list[float]]:
+        """Every seat's return from each leaf, as ``_leaf`` gives one (without its
+        ``value_playout``, already played): terminal worlds exactly by ``returns(mode)``, all
+        the others by the critic in ONE forward pass (``SearchNetwork.values_many``)."""
+        assert self.network is not None
+        scores: list[Mapping[int, float] | list[float]] = [{} for _ in leaves]
+        asked, items = [], []
+        for i, (world, path) in enumerate(leaves):
+            if world.is_terminal():
+                scores[i] = world.returns(self.mode)
+            elif path:
+                asked.append(i)
+                items.append((world, sorted({actor for _, actor in path})))
+        for i, values in zip(asked, self.network.values_many(items)):
+            scores[i] = values
+        return scores
 
     def _puct_choice(self, node: _Node, world: State[Any], actor: int) -> int:
         """PUCT: the legal action maximising ``Q + c * P * sqrt(N) / (1 + n)``, ``P`` the network's

@@ -3,21 +3,31 @@
 ``zoo:smuggle_v0`` is the zoo's model for Smuggle at the game's player count, ``zoo:smuggle_v0@3``
 the one for 3 players, and plain ``zoo`` the one for the game being played. A model is the
 policy network of a trained MaskablePPO model as a numpy ``.npz`` (``NumpyPolicy.save``: no
-optimizer state, no torch needed to play it; ``add_model`` writes the value network beside it,
-which the search's ``value=zoo`` leaves read; files added before that hold the policy only) in
-``agents/zoo/``, listed in ``agents/zoo/models.json``::
+optimizer state, no torch needed to play it) in ``agents/zoo/``, listed in
+``agents/zoo/models.json``::
 
     {"smuggle_v0@4": {"file": "smuggle_v0-4p.npz", "sha256": "...",
                       "command": "smuggle train smuggle_v0 --players 4 --steps 200000 ...",
                       "checkpoint": "best.zip", "steps": 151552, "commit": "...",
                       "wall_minutes": 6.1, "deterministic": true,
-                      "eval": {"rule": {"games": 1000, "win_rate": 0.45, "ci": [0.42, 0.48]}, ...}}}
+                      "eval": {"rule": {"games": 1000, "win_rate": 0.45, "ci": [0.42, 0.48]}, ...},
+                      "value": {"command": "smuggle zoo value smuggle_v0@4 --games 2000 ...",
+                                "games": 2000, "positions": 421517, "mode": "win_loss",
+                                "held_out_mse": 0.65, "baseline_mse": 0.86, "best_epoch": 7.25,
+                                "commit": "...", "wall_minutes": 0.8}}}
 
 ``add_model`` writes the file and its entry (``smuggle zoo add RUN_DIR``); ``eval`` is what
 ``benchmarks/zoo.py`` measured. ``deterministic``: the model plays its most probable legal
 action instead of sampling its policy (chosen per model by measuring both). The checksum is
 verified on load, so a damaged or swapped file is refused. It plays like ``ppo:PATH``
 (:class:`agents.ppo.PPOAgent`): its own observation and mask only.
+
+The value head (``critic_*`` arrays beside the policy, ``NumpyPolicy.critic``) is what the
+search's ``value=zoo`` leaves read (``agents.search_net``). ``add_model`` ships the run's own
+critic. A file without one (a model shipped before critics were saved) gets one from
+``smuggle zoo value ENV_ID[@N]`` (``training/zoo_value.py``): a network fitted afresh to the
+final returns of games the fixed policy plays, the policy arrays left bit-identical, its
+``value`` record saying how to make it again and how well it predicts held-out games.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +84,19 @@ def sha256(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def git_commit() -> str:
+    """The short commit of the checkout this package runs from ("?" outside a git checkout): what
+    a manifest record names as the code that made it."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+    except OSError:
+        return "?"
+    return out.stdout.strip() or "?"
 
 
 def write_manifest(entries: dict[str, dict[str, Any]]) -> None:
@@ -127,4 +151,15 @@ class ZooAgent(PPOAgent):
         super().__init__(game, str(path), seed=seed, deterministic=deterministic)
 
 
-__all__ = ["MANIFEST", "ZOO_DIR", "ZooAgent", "add_model", "manifest", "resolve", "write_manifest", "zoo_dir"]
+__all__ = [
+    "MANIFEST",
+    "ZOO_DIR",
+    "ZooAgent",
+    "add_model",
+    "git_commit",
+    "manifest",
+    "resolve",
+    "sha256",
+    "write_manifest",
+    "zoo_dir",
+]

@@ -5,21 +5,27 @@ game. One simulation is one IS-MCTS iteration: ``view.sample_world`` (clone + re
 descent, and a random playout to the end of the game or to the game's ``playout_depth`` (Import /
 Export: 40 decisions; ``--rollout-depth`` sets another cap). Positions are
 taken from random games (every 10th decision with at least two legal actions), the same ones every
-run; the columns split the cost into resample and playout.
+run; the columns split the cost into resample and playout. A game with such a cap gets a second
+row, its playouts to the end (``rollout_depth=100000``), unless ``--rollout-depth`` is given.
+``--save`` writes the table, the command, the date, ``os.cpu_count()``, the cores the process may
+run on and the load average before and after to ``docs/img/data/search_speed.json``.
 
 Networks (``--network``, issue #28): the same positions searched with UCB and playouts, with the
 zoo network's prior (PUCT) and playouts, and with the prior and network leaves (``value=``: no
 playout, or ``value_playout=5`` decisions first): sims/s and the network's forward passes per
 simulation, ``--network-sims`` simulations a decision (default 50). Where the zoo's model has no
-value head (the shipped files hold the policy only), the value rows time a stand-in critic of the
-zoo actor's size (random weights: timing only, not strength). ``--save`` writes the table to
+value head (a zoo of your own, ``SMUGGLE_ZOO``, may hold policies only; every shipped file has
+one, ``smuggle zoo value``), the value rows time a stand-in critic of the zoo actor's size
+(random weights: timing only, not strength). ``--save`` writes the table to
 ``docs/img/data/search_network.json`` (``scripts/update_docs.py`` puts it in docs/benchmarks.md).
 
 Strength (``--strength``): IS-MCTS against 3 random agents and against 3 rule bots, seat-rotated
 (game g puts the search bot in seat g mod N, seed K+g), win rate with a 95% Wilson interval (a
-shared win counts 1/k) and the mean seconds per search decision.
+shared win counts 1/k) and the mean seconds per search decision. ``--save`` merges each row, as
+it finishes, into ``docs/img/data/search_strength.json``, keyed by (game, search bot, opponents,
+games): a run replaces its own earlier rows and keeps every other run's.
 
-    python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4]
+    python benchmarks/search.py [--envs smuggle_v0,...] [--seconds 3] [--players 4] [--save]
     python benchmarks/search.py --network [--seconds 1] [--save]
     python benchmarks/search.py --strength --envs smuggle_v0 --games 500 --spec ismcts:sims=50 --workers 2
     python benchmarks/search.py --strength ... --log games.jsonl   # one line per finished game
@@ -37,10 +43,13 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
+import datetime  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
 import multiprocessing  # noqa: E402
 import random  # noqa: E402
+import shlex  # noqa: E402
+import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
@@ -106,11 +115,127 @@ def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) 
     return {
         "env": env_id,
         "players": players,
+        "rollout_depth": rollout_depth,
+        "playout_depth": game.playout_depth,
         "sims_per_s": rate,
         "resample_us": resample_us,
         "playout_us": playout_us,
         "playout_steps": steps / 200,
     }
+
+
+FULL_PLAYOUT = 100_000
+"""The ``rollout_depth`` of a capped game's second speed row: its playouts to the end."""
+
+
+def speed_label(row: dict) -> str:
+    """The game cell of a speed row: the env id, and the playouts' cap where it has one."""
+    cap, default = row["rollout_depth"], row["playout_depth"]
+    if cap is None:
+        return row["env"]
+    if cap == default:
+        return f"{row['env']} (default `playout_depth` {cap})"
+    if cap >= FULL_PLAYOUT:
+        return f"{row['env']} (to the end, `rollout_depth={cap}`)"
+    return f"{row['env']} (`rollout_depth={cap}`)"
+
+
+def speed_table(rows: list[dict]) -> dict:
+    """The speed rows as a ``data-table``."""
+    return {
+        "headers": ["game", "sims/s", "resample (µs)", "playout (µs)", "playout length (decisions)"],
+        "align": "lrrrr",
+        "rows": [
+            [
+                speed_label(r),
+                f"{r['sims_per_s']:,.0f}",
+                f"{r['resample_us']:,.0f}",
+                f"{r['playout_us']:,.0f}",
+                f"{r['playout_steps']:,.0f}",
+            ]
+            for r in rows
+        ],
+    }
+
+
+def machine() -> dict:
+    """What a measurement records of the machine: its CPUs, the cores this process may run on
+    (``taskset``) and the load average (1, 5 and 15 minutes)."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {"cpu_count": os.cpu_count(), "cores": cores, "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _cores(cores: list[int] | None) -> str:
+    if cores is None:
+        return "?"
+    if len(cores) > 2 and cores == list(range(cores[0], cores[-1] + 1)):
+        return f"{cores[0]}-{cores[-1]}"
+    return ",".join(map(str, cores))
+
+
+def run_table(data: dict) -> dict:
+    """One row: when and how a speed table was measured, and how busy the machine was."""
+    before, after = data["machine_before"], data["machine_after"]
+    return {
+        "headers": ["measured", "command", "players", "CPUs", "cores it ran on", "load average before", "after"],
+        "align": "llrrlll",
+        "rows": [
+            [
+                data["date"],
+                f"`{data['command']}`",
+                str(data["rows"][0]["players"]) if data["rows"] else "-",
+                str(before["cpu_count"]),
+                _cores(before["cores"]),
+                " / ".join(f"{x:.2f}" for x in before["load_average"]),
+                " / ".join(f"{x:.2f}" for x in after["load_average"]),
+            ]
+        ],
+    }
+
+
+def speed_data(rows: list[dict], command: str, date: str, before: dict, after: dict) -> dict:
+    """The content of ``search_speed.json``: the rows, how they were measured, and their tables
+    (``table``: the speed rows; ``tables.run``: the run's date, command and machine)."""
+    data = {"command": command, "date": date, "machine_before": before, "machine_after": after, "rows": rows}
+    return data | {"table": speed_table(rows), "tables": {"run": run_table(data)}}
+
+
+def strength_key(row: dict) -> str:
+    """A strength row's key in ``search_strength.json``: (game, search bot, opponents, games)."""
+    return json.dumps([row["env"], row["spec"], row["opponents"], row["games"]])
+
+
+def strength_table(results: dict[str, dict]) -> dict:
+    """The stored strength rows as a ``data-table``, sorted by game, search bot, opponents, games."""
+    order = sorted(results.values(), key=lambda r: (r["env"], r["spec"], r["opponents"], r["games"]))
+    return {
+        "headers": ["game", "search bot", "opponents", "games", "win rate [95% Wilson]", "s per decision", "measured"],
+        "align": "lllrrrl",
+        "rows": [
+            [
+                r["env"],
+                f"`{r['spec']}`",
+                r["opponents"],
+                str(r["games"]),
+                f"{100 * r['win_rate']:.1f}% [{100 * r['ci'][0]:.1f}%, {100 * r['ci'][1]:.1f}%]",
+                f"{r['s_per_decision']:.3f}",
+                r["date"],
+            ]
+            for r in order
+        ],
+    }
+
+
+def merge_strength(data: dict, row: dict, command: str, date: str) -> dict:
+    """``data`` (the content of ``search_strength.json``, ``{}`` for none) with ``row`` added, or
+    replacing the row of the same key, and its table rewritten; the other rows stay."""
+    record = {k: list(v) if k == "ci" else v for k, v in row.items()} | {"command": command, "date": date}
+    results = dict(data.get("results", {})) | {strength_key(row): record}
+    return {"results": results, "table": strength_table(results)}
+
+
+def _write(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 NETWORK_ROWS = (
@@ -119,7 +244,12 @@ NETWORK_ROWS = (
     ("PUCT prior=zoo, value leaves", "prior=zoo;value={value}"),
     ("PUCT prior=zoo, value_playout=5", "prior=zoo;value={value};value_playout=5"),
 )
+BATCHED_ROWS = (("PUCT prior=zoo, value leaves, leaf_batch=8", "prior=zoo;value={value};leaf_batch=8"),)
+"""Value leaves 8 at a time (one forward pass for 8 descents under a virtual loss), printed and saved
+after ``NETWORK_ROWS``, beside the unbatched value leaves: its value passes / sim is about 1/8."""
 DATA = Path(__file__).resolve().parents[1] / "docs" / "img" / "data" / "search_network.json"
+SPEED_DATA = DATA.with_name("search_speed.json")
+STRENGTH_DATA = DATA.with_name("search_strength.json")
 
 
 def value_spec(game, folder: str) -> tuple[str, bool]:
@@ -147,15 +277,18 @@ def value_spec(game, folder: str) -> tuple[str, bool]:
     return f"ppo:{path}", True
 
 
-def network_speed(env_id: str, players: int, seconds: float, sims: int) -> list[dict]:
-    """Sims/s and forward passes per simulation of each ``NETWORK_ROWS`` search on the speed
-    positions, ``seconds`` each."""
+def network_speed(
+    env_id: str, players: int, seconds: float, sims: int, searches: tuple[tuple[str, str], ...] = NETWORK_ROWS
+) -> list[dict]:
+    """Sims/s and forward passes per simulation of each search of ``searches`` (label, options;
+    default ``NETWORK_ROWS``, ``--network`` adds ``BATCHED_ROWS``) on the speed positions,
+    ``seconds`` each."""
     game = smuggle_envs.make_game(env_id, num_players=players)
     views = [SeatView(s, s.current_player()) for s in positions(game)]
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         value, standin = value_spec(game, folder)
-        for label, options in NETWORK_ROWS:
+        for label, options in searches:
             agent = make_agent(f"ismcts:sims={sims};{options.format(value=value)}", game, seed=0)
             done, i = 0, 0
             start = time.perf_counter()
@@ -253,6 +386,8 @@ def strength(
             "spec": spec,
             "opponents": f"{players - 1}x {opponent}",
             "games": games,
+            "seed": seed,
+            "wins": wins,
             "win_rate": wins / games,
             "ci": (lo, hi),
             "s_per_decision": search_time / max(decisions, 1),
@@ -268,14 +403,21 @@ def main(argv=None) -> None:
     parser.add_argument("--strength", action="store_true", help="measure win rates instead of speed")
     parser.add_argument("--network", action="store_true", help="sims/s with the zoo network's prior and value leaves")
     parser.add_argument("--network-sims", type=int, default=50, help="simulations a decision (--network)")
-    parser.add_argument("--save", action="store_true", help=f"write the --network table to {DATA.name}")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help=f"write the table to {SPEED_DATA.name} (speed) or {DATA.name} (--network), or merge the "
+        f"rows into {STRENGTH_DATA.name} (--strength)",
+    )
     parser.add_argument("--spec", default="ismcts:sims=200", help="the search bot (strength)")
     parser.add_argument("--games", type=int, default=100, help="games per cell (strength)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (strength)")
     parser.add_argument("--opponents", default="random,rule", help="opponent specs, one table each (strength)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games (strength)")
     parser.add_argument("--log", default=None, help="append one JSON line per finished game to this file (strength)")
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
+    command = shlex.join(["python", "benchmarks/search.py", *argv])
     envs = args.envs.split(",")
     if args.strength:
         print(
@@ -298,20 +440,42 @@ def main(argv=None) -> None:
                     f"{row['win_rate']:8.1%}  [{lo:.1%}, {hi:.1%}]  {row['s_per_decision']:.3f}",
                     flush=True,
                 )
+                if args.save:  # row by row: a run stopped early keeps its finished rows
+                    old = json.loads(STRENGTH_DATA.read_text(encoding="utf-8")) if STRENGTH_DATA.exists() else {}
+                    _write(STRENGTH_DATA, merge_strength(old, row, command, _today()))
         return
     if args.network:
         _print_network(envs, args)
         return
+    _print_speed(envs, args, command)
+
+
+def _today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def _print_speed(envs: list[str], args: argparse.Namespace, command: str) -> None:
+    """The speed table, printed (and with ``--save`` written for the docs); a game whose playouts
+    are capped by default is measured a second time with full playouts (unless --rollout-depth)."""
+    before = machine()
     print(
-        f"{'game':20s} {'players':>7s} {'sims/s':>8s} {'resample us':>11s} {'playout us':>10s} {'playout steps':>13s}"
+        f"{'game':54s} {'players':>7s} {'sims/s':>8s} {'resample us':>11s} {'playout us':>10s} {'playout steps':>13s}"
     )
+    rows = []
     for env_id in envs:
-        row = speed(env_id, args.players, args.seconds, args.rollout_depth)
-        print(
-            f"{env_id:20s} {row['players']:7d} {row['sims_per_s']:8,.0f} {row['resample_us']:11.0f} "
-            f"{row['playout_us']:10.0f} {row['playout_steps']:13.1f}",
-            flush=True,
-        )
+        depths = [args.rollout_depth]
+        if args.rollout_depth is None and smuggle_envs.make_game(env_id).playout_depth is not None:
+            depths.append(FULL_PLAYOUT)
+        for depth in depths:
+            row = speed(env_id, args.players, args.seconds, depth)
+            rows.append(row)
+            print(
+                f"{speed_label(row):54s} {row['players']:7d} {row['sims_per_s']:8,.0f} {row['resample_us']:11.0f} "
+                f"{row['playout_us']:10.0f} {row['playout_steps']:13.1f}",
+                flush=True,
+            )
+    if args.save:
+        _write(SPEED_DATA, speed_data(rows, command, _today(), before, machine()))
 
 
 def _print_network(envs: list[str], args: argparse.Namespace) -> None:
@@ -319,7 +483,7 @@ def _print_network(envs: list[str], args: argparse.Namespace) -> None:
     print(f"{'game':20s} {'search':52s} {'sims/s':>8s} {'prior/sim':>9s} {'value/sim':>9s}")
     rows = []
     for env_id in envs:
-        for row in network_speed(env_id, args.players, args.seconds, args.network_sims):
+        for row in network_speed(env_id, args.players, args.seconds, args.network_sims, NETWORK_ROWS + BATCHED_ROWS):
             rows.append(row)
             print(
                 f"{env_id:20s} {row['search']:52s} {row['sims_per_s']:8,.0f} "

@@ -74,6 +74,10 @@ Draw = Callable[[Path, Path], None]
 """Draws a figure: (its data file, the PNG to write)."""
 
 
+# The games with a recipes_GAME.json (benchmarks/recipes.py --env GAME_v0).
+RECIPE_GAMES = ("smuggle", "ciq", "illegal", "humble_smuggle", "import_export")
+
+
 @dataclass(frozen=True)
 class Figure:
     """One image of the docs: its file in ``docs/img``, its kind (see the module docstring), the
@@ -126,8 +130,9 @@ def draw_equilibrium(data: Path, png: Path) -> None:
 
 
 def draw_recipes(data: Path, png: Path) -> None:
-    """``benchmarks/recipes.py``'s figure, from the curves it saved."""
-    _script("benchmarks/recipes.py").plot(json.loads(data.read_text(encoding="utf-8"))["results"], png)
+    """``benchmarks/recipes.py``'s figure of one game, from the curves it saved."""
+    stored = json.loads(data.read_text(encoding="utf-8"))
+    _script("benchmarks/recipes.py").plot(stored["results"], png, stored.get("env_id", "smuggle_v0"))
 
 
 def draw_scaling(data: Path, png: Path) -> None:
@@ -438,13 +443,16 @@ def _measured() -> list[Figure]:
             "python benchmarks/equilibrium.py (about 10 minutes)",
             draw_equilibrium,
         ),
-        Figure(
-            "recipes_smuggle.png",
-            "stored",
-            "benchmarks/recipes.py: plot",
-            "recipes_smuggle.json",
-            "python benchmarks/recipes.py --run LABEL=RUN_DIR ... (half a minute a run; the runs: docs/zoo.md)",
-            draw_recipes,
+        *(
+            Figure(
+                f"recipes_{name}.png",
+                "stored",
+                "benchmarks/recipes.py: plot",
+                f"recipes_{name}.json",
+                f"python benchmarks/recipes.py --env {name}_v0 --run LABEL=RUN_DIR ... (a minute or two a run; the runs: docs/zoo.md)",
+                draw_recipes,
+            )
+            for name in RECIPE_GAMES
         ),
         Figure(
             "train_scaling.png",

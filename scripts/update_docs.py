@@ -18,9 +18,10 @@ Each generated block sits between two HTML comments (invisible on GitHub and in 
     the observation size at N players, inline (``2,466``).
 ``<!-- actions: ENV_ID -->`` ... ``<!-- /actions -->``
     the number of distinct actions, inline.
-``<!-- zoo-table: full -->`` / ``<!-- zoo-table: headline -->`` ... ``<!-- /zoo-table -->``
+``<!-- zoo-table: full -->`` / ``headline`` / ``cost`` ... ``<!-- /zoo-table -->``
     the model zoo's measured strength, from its manifest (``agents/zoo/models.json``, which
-    ``benchmarks/zoo.py`` writes): every column (docs/benchmarks.md), or the README's short one.
+    ``benchmarks/zoo.py`` writes): every column (docs/benchmarks.md), the README's short one, or
+    what each model cost to make (docs/zoo.md).
 ``<!-- command-budgets -->`` ... ``<!-- /command-budgets -->``
     the small budgets with which the test suite runs the docs' shell commands
     (``scripts/doc_commands.py``), in docs/docs.md.
@@ -57,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYOUT = re.compile(r"(<!-- layout: (\w+) num_players=(\d+) -->\n)(.*?)(\n<!-- /layout -->)", re.S)
 ENV_TABLE = re.compile(r"(<!-- env-table: (\S*) -->\n)(.*?)\n?(<!-- /env-table -->)", re.S)
-ZOO_TABLE = re.compile(r"(<!-- zoo-table: (full|headline) -->\n)(.*?)\n?(<!-- /zoo-table -->)", re.S)
+ZOO_TABLE = re.compile(r"(<!-- zoo-table: (full|headline|cost) -->\n)(.*?)\n?(<!-- /zoo-table -->)", re.S)
 BUDGETS = re.compile(r"(<!-- command-budgets -->\n)(.*?)\n?(<!-- /command-budgets -->)", re.S)
 DATA_TABLE = re.compile(r"(<!-- data-table: ([\w.-]+(?:/\w+)?) -->\n)(.*?)\n?(<!-- /data-table -->)", re.S)
 PROMPT = re.compile(
@@ -136,10 +137,33 @@ def _rate(rate: dict) -> str:
     return f"{100 * rate['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def zoo_cost_table(entries: dict) -> str:
+    """What each zoo model cost to make, from its manifest entry: its recipe, the steps taken,
+    wall minutes and cores, the machine, the commit, and its value head where it has one."""
+    rows = [
+        "| model | recipe | trained steps (checkpoint) | wall min | cores | machine | commit | value head (held-out MSE / baseline) |",
+        "|---|---|---:|---:|---:|---|---|---|",
+    ]
+    for key in sorted(entries):
+        e = entries[key]
+        value = e.get("value")
+        head = (
+            f"fitted: {value['held_out_mse']:.3f} / {value['baseline_mse']:.3f}" if value else e.get("critic", "none")
+        )
+        start = f", from `{e['init']['file']}`" if e.get("init") else ""
+        rows.append(
+            f"| `zoo:{key}` | {e.get('recipe', '-')}{start} | {e['trained_steps']:,} ({e['checkpoint']}) "
+            f"| {e['wall_minutes']} | {e.get('cores', '-')} | {e.get('hardware', '-')} | {e['commit']} | {head} |"
+        )
+    return "\n".join(rows)
+
+
 def zoo_table(kind: str) -> str:
     from agents.zoo import manifest
 
     entries = manifest()
+    if kind == "cost":
+        return zoo_cost_table(entries)
     if kind == "headline":
         rows = [
             "| model | vs 3 random agents | vs 3 rule bots | mixed field: win rate (place) |",

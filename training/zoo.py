@@ -1,8 +1,9 @@
-"""The ``smuggle zoo`` subcommand: list the model zoo with its strength table, or add a trained
-run's model to it.
+"""The ``smuggle zoo`` subcommand: list the model zoo with its strength table, add a trained
+run's model to it, or fit a value head for a shipped model.
 
     smuggle zoo                              # every model: steps, cost, measured strength
     smuggle zoo add runs/zoo/smuggle_v0      # the run's recommended model joins the zoo
+    smuggle zoo value smuggle_v0@4           # a value head for a model shipped without one
 
 ``add`` takes the model ``smuggle train`` recommended (``final_eval.json``: ``best.zip`` or
 ``final.zip``, whichever won the final evaluation against the rule bot), or ``--checkpoint
@@ -14,37 +15,42 @@ the commit, and the training's wall time. ``--argmax`` marks the model to play i
 probable action (``"deterministic": true``; compare both first with
 ``benchmarks/compare_models.py``). Strength is measured afterwards by
 ``python benchmarks/zoo.py`` (1000 games against 3 rule bots, 1000 against 3 random agents, and
-a mixed-field tournament), which writes it into the manifest; ``smuggle zoo`` prints it.
+a mixed-field tournament), which writes it into the manifest; ``smuggle zoo`` prints it,
+and whether each model has a value head (what the search's ``value=zoo`` reads). ``value`` fits
+one for a shipped policy-only model: ``training/zoo_value.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from agents.zoo import add_model, manifest, zoo_dir
+from agents.ppo import NumpyPolicy
+from agents.zoo import add_model, git_commit, manifest, sha256, zoo_dir
 from training.cli.errors import UsageError
 from training.stats import format_table
 
 from .selfplay.config import train_command
 from .selfplay.expert import RECIPE, expert_command, is_expert_run, load_expert_config
 from .selfplay.trainer import load_config
+from .zoo_value import cmd_value
 
 PPO_RECIPE = "ppo-self-play"  # the zoo entry's "recipe" for a smuggle train run without --teacher
 
 
 def cmd_zoo(args: argparse.Namespace) -> int:
     if args.action == "list":
-        if args.run_dir:
+        if args.target:
             raise UsageError("smuggle zoo list takes no RUN_DIR (did you mean: smuggle zoo add RUN_DIR?)")
         print(zoo_table())
         return 0
-    if not args.run_dir:
+    if args.action == "value":
+        return cmd_value(args)
+    if not args.target:
         raise UsageError("smuggle zoo add needs the training run's folder, e.g. smuggle zoo add runs/zoo/smuggle_v0")
-    key, entry = add_run(Path(args.run_dir), args.checkpoint, deterministic=args.argmax)
+    key, entry = add_run(Path(args.target), args.checkpoint, deterministic=args.argmax)
     print(
         f"added {key}: {entry['file']} ({entry['checkpoint']}, step {entry['steps']}); measure it with "
         f"python benchmarks/zoo.py --only {key}"
@@ -78,7 +84,27 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
         "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
     }
+    init = _init_record(getattr(config, "init", None), config.game_spec().make_game())
+    if init:
+        info["init"] = init
     return add_model(model, config.game_spec().make_game(), info)
+
+
+def _init_record(init: str | None, game: Any) -> dict[str, str] | None:
+    """The network a run started from (``--set init=...``), where it names a file: its spec, the
+    file and its checksum. The recorded command makes the model again only from that very file
+    (``init="zoo"`` names whatever the zoo holds at the time)."""
+    from agents.search_net import is_network_spec
+
+    if not init or not is_network_spec(init):  # fresh weights, or expert iteration's "none" / "imitate"
+        return None
+    if init == "zoo" or init.startswith("zoo:"):
+        from agents.zoo import resolve
+
+        _, entry = resolve(init.partition(":")[2], game)
+        return {"spec": init, "file": str(zoo_dir() / entry["file"]), "sha256": entry["sha256"]}
+    path = Path(init.partition(":")[2])
+    return {"spec": init, "file": str(path), "sha256": sha256(path) if path.exists() else "?"}
 
 
 def _recipe(run: Path) -> tuple[Any, str, str]:
@@ -116,18 +142,6 @@ def _wall_seconds(run: Path, summary: dict[str, Any]) -> float:
     return (run / "final.zip").stat().st_mtime - (run / "config.json").stat().st_mtime
 
 
-def git_commit() -> str:
-    """The short commit of the checkout this package runs from ("?" outside a git checkout)."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-    except OSError:
-        return "?"
-    return out.stdout.strip() or "?"
-
-
 def _cell(rate: dict[str, Any] | None) -> str:
     if not rate:
         return "-"
@@ -155,6 +169,7 @@ def zoo_table() -> str:
                 _cell(measured.get("rule")),
                 _cell(mixed),
                 place,
+                _value_head(e),
             ]
         )
         recipe = e.get("recipe", PPO_RECIPE)  # entries older than the field were all PPO runs
@@ -162,6 +177,8 @@ def zoo_table() -> str:
             f"zoo:{key} ({recipe}, commit {e.get('commit', '?')}): {e.get('command', '?')}  "
             f"(then the run's {e.get('checkpoint', 'final.zip')})"
         )
+        if "value" in e:
+            commands.append(_value_line(key, e["value"]))
     header = [
         "agent",
         "steps (checkpoint)",
@@ -171,12 +188,36 @@ def zoo_table() -> str:
         "vs 3 rule bots",
         "mixed field",
         "place",
+        "value head",
     ]
     note = (
         "win rate [95% interval] (games); mixed field: the model, 2 rule bots and 2 random agents;\n"
-        "place: by rating / by win rate. Measured by benchmarks/zoo.py; '-' not measured yet."
+        "place: by rating / by win rate. Measured by benchmarks/zoo.py; '-' not measured yet.\n"
+        "value head (what ismcts:value=zoo reads): trained (the run's critic), fitted (smuggle zoo\n"
+        "value, to the policy's game returns), none (the search refuses value=zoo)."
     )
     return "\n".join([format_table(header, rows), note, "", "reproduce:", *commands])
+
+
+def _value_head(entry: dict[str, Any]) -> str:
+    """Whether the model's file holds a value head: "fitted" (``smuggle zoo value``), "trained"
+    (the run's own critic, ``smuggle zoo add``) or "none"; "unreadable" for a missing or
+    damaged file."""
+    try:
+        policy = NumpyPolicy.load(zoo_dir() / entry["file"])
+    except (OSError, ValueError):
+        return "unreadable"
+    if policy.critic is None:
+        return "none"
+    return "fitted" if "value" in entry else "trained"
+
+
+def _value_line(key: str, value: dict[str, Any]) -> str:
+    """How a fitted value head was made and how well it predicts held-out games."""
+    return (
+        f"zoo:{key} value head (held-out MSE {value['held_out_mse']:.4f} vs {value['baseline_mse']:.4f} "
+        f"predicting the mean; {value['games']} games, commit {value.get('commit', '?')}): {value['command']}"
+    )
 
 
 __all__ = ["add_run", "cmd_zoo", "git_commit", "zoo_table"]

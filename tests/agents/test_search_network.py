@@ -4,12 +4,14 @@ probabilities) and ``value=...`` (leaves scored by a network's value instead of 
 The default search (no network) must stay exactly today's UCB: it is compared, action for action
 and RNG state for RNG state, with a frozen copy of the pre-#28 default iteration
 (``_reference_ucb``), on every game. The networks here are tiny hand-made ones with a value head
-(``_tiny_model``); the zoo's shipped files hold policies only (no value head yet)."""
+(``_tiny_model``), and the zoo's shipped files with their fitted value heads."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,10 +207,11 @@ def test_a_value_that_knows_the_answer_finds_the_winning_move(tmp_path, monkeypa
     assert agent.act_in(SeatView(state, me)) == winning
 
 
-def test_the_network_only_ever_sees_sampled_worlds(tmp_path, monkeypatch):
+@pytest.mark.parametrize("batch", ["", ";leaf_batch=4"])
+def test_the_network_only_ever_sees_sampled_worlds(tmp_path, monkeypatch, batch):
     state = _position_with_choices()
     model = _tiny_model(tmp_path / "m.npz")
-    agent = make_agent(f"ismcts:sims=15;prior=ppo:{model};value=ppo:{model}", GAME, seed=1)
+    agent = make_agent(f"ismcts:sims=12;prior=ppo:{model};value=ppo:{model}{batch}", GAME, seed=1)
     worlds: list = []  # kept alive, so that no two worlds share an id
     sample_world = SeatView.sample_world
 
@@ -222,6 +225,10 @@ def test_the_network_only_ever_sees_sampled_worlds(tmp_path, monkeypatch):
         monkeypatch.setattr(
             SearchNetwork, name, lambda net, world, arg, _m=method: (seen.append(id(world)), _m(net, world, arg))[1]
         )
+    many = SearchNetwork.values_many
+    monkeypatch.setattr(
+        SearchNetwork, "values_many", lambda net, items: (seen.extend(id(w) for w, _ in items), many(net, items))[1]
+    )
     observed: list[int] = []
     for name in ("observation", "global_observation"):
         method = getattr(type(state), name)
@@ -229,7 +236,7 @@ def test_the_network_only_ever_sees_sampled_worlds(tmp_path, monkeypatch):
     monkeypatch.setattr(SeatView, "sample_world", recording_sample)
     agent.act_in(SeatView(state, state.current_player()))
     sampled = {id(world) for world in worlds}
-    assert seen and set(seen) <= sampled and len(sampled) == 15
+    assert seen and set(seen) <= sampled and len(sampled) == 12
     assert id(state) not in observed  # nothing in the search read the true state's observation
 
 
@@ -272,6 +279,21 @@ def test_the_zoo_serves_as_a_prior_and_the_search_stays_a_function_of_its_seed()
     assert runs[0] == runs[1] and all(a in s.legal_actions() for a, s in zip(runs[0], states))
 
 
+def _policy_only_zoo(folder: Path) -> Path:
+    """A zoo holding the shipped Smuggle model without its value head."""
+    from agents.zoo import ZOO_DIR, sha256
+
+    folder.mkdir()
+    entries = json.loads((ZOO_DIR / "models.json").read_text(encoding="utf-8"))
+    entry = entries["smuggle_v0@4"]
+    policy = NumpyPolicy.load(ZOO_DIR / entry["file"])
+    policy.critic = None
+    policy.save(folder / entry["file"])
+    entry["sha256"] = sha256(folder / entry["file"])
+    (folder / "models.json").write_text(json.dumps({"smuggle_v0@4": entry}), encoding="utf-8")
+    return folder
+
+
 @pytest.mark.parametrize(
     "options, message",
     [
@@ -286,7 +308,8 @@ def test_the_zoo_serves_as_a_prior_and_the_search_stays_a_function_of_its_seed()
         ("prior=ppo:OTHER", "it was trained for another game"),
     ],
 )
-def test_bad_network_options_are_one_line_errors(tmp_path, options, message):
+def test_bad_network_options_are_one_line_errors(tmp_path, monkeypatch, options, message):
+    monkeypatch.setenv("SMUGGLE_ZOO", str(_policy_only_zoo(tmp_path / "zoo")))
     nocritic = _tiny_model(tmp_path / "nocritic.npz", critic=False)
     other = _tiny_model(tmp_path / "other.npz", game=smuggle_envs.make_game("smuggle_v0", num_players=3))
     spec = "ismcts:" + options.replace("NOCRITIC", nocritic).replace("OTHER", other)
@@ -338,3 +361,158 @@ def test_the_benchmark_times_network_leaves_beside_playouts(tmp_path, monkeypatc
     bench.save_network_table(rows, "python benchmarks/search.py --network")
     table = json.loads((tmp_path / "search_network.json").read_text())["table"]
     assert len(table["rows"]) == 4 and len(table["headers"]) == len(table["align"]) == 5
+
+
+# ----- leaf_batch: K descents under a virtual loss, their leaves in one forward pass ----------------
+def _late_position(game=GAME, seed: int = 2):
+    """The last decision of a random game with two legal actions or more: near the end, so that
+    some descents of a search reach a terminal world."""
+    rng, state, last = random.Random(seed), game.new_initial_state(seed), None
+    while not state.is_terminal():
+        if len(state.legal_actions()) > 1:
+            last = state.clone()
+        state.apply_action(rng.choice(state.legal_actions()))
+    return last
+
+
+def _tree(node):
+    yield node
+    for child in node.children.values():
+        yield from _tree(child)
+
+
+def test_leaf_batch_1_is_the_one_at_a_time_search(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz", favourite=[3])
+    runs = []
+    for batch in ("", ";leaf_batch=1"):
+        agent = make_agent(f"ismcts:sims=10;prior=ppo:{model};value=ppo:{model}{batch}", GAME, seed=4)
+        states = [*_positions(GAME, 4), _late_position()]
+        actions = [agent.act_in(SeatView(s, s.current_player())) for s in states]
+        runs.append((actions, agent.last_visits.tolist(), agent.rng.getstate(), agent.network.value_calls))
+    assert runs[0] == runs[1]
+
+
+def _recording_batches(agent) -> list[list[bool]]:
+    """Record, for each batch the agent scores, whether each of its leaves is terminal."""
+    batches: list[list[bool]] = []
+    score = agent._score_leaves
+    agent._score_leaves = lambda leaves: (batches.append([w.is_terminal() for w, _ in leaves]), score(leaves))[1]
+    return batches
+
+
+def test_leaf_batch_runs_sims_simulations_with_one_forward_pass_a_batch(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz")
+    states = [*_positions(GAME, 3), _late_position()]
+    runs, terminal = [], []
+    for _ in range(2):  # two agents of the same seed: the same search
+        agent = make_agent(f"ismcts:sims=12;prior=ppo:{model};value=ppo:{model};leaf_batch=4", GAME, seed=6)
+        batches = _recording_batches(agent)
+        run = []
+        for state in states:
+            batches.clear()
+            calls, leaves = agent.network.value_calls, agent.network.value_leaves
+            action = agent.act_in(SeatView(state, state.current_player()))
+            assert action in state.legal_actions()
+            assert agent.iterations == 12 and agent.last_visits.sum() == 12 and len(batches) == 3
+            # one forward pass per batch with a non-terminal leaf; terminal leaves scored exactly
+            assert agent.network.value_calls - calls == sum(not all(b) for b in batches) <= 3
+            assert agent.network.value_leaves - leaves == sum(not t for b in batches for t in b)
+            run.append((action, agent.last_visits.tolist()))
+            terminal.append(sum(t for b in batches for t in b))
+        runs.append(run)
+    assert runs[0] == runs[1]
+    assert terminal[:3] == [0, 0, 0] and terminal[3] > 0  # mid-game: none; the last decision: some
+
+
+def test_leaf_batch_cuts_its_last_batch_to_the_simulations_left(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz")
+    state = _positions(GAME, 1)[0]
+    agent = make_agent(f"ismcts:sims=10;prior=ppo:{model};value=ppo:{model};leaf_batch=4", GAME, seed=0)
+    agent.act_in(SeatView(state, state.current_player()))
+    assert agent.iterations == agent.last_visits.sum() == agent.network.value_leaves == 10  # 4 + 4 + 2
+    assert agent.network.value_calls == 3
+
+
+@pytest.mark.parametrize("value", [0.0, 0.25])
+def test_leaf_batch_takes_its_virtual_loss_back(tmp_path, value):
+    # A critic that says `value` for every seat of every (mid-game, never terminal) leaf: every
+    # edge's total must then be exactly value * visits; a virtual loss left behind (-1 a visit)
+    # would show as a lower total.
+    model = _tiny_model(tmp_path / "m.npz", value=value)
+    agent = make_agent(f"ismcts:sims=16;prior=ppo:{model};value=ppo:{model};leaf_batch=4", GAME, seed=2)
+    roots = []
+    monkey_search = agent._search_batched
+    agent._search_batched = lambda view, root, deadline: (roots.append(root), monkey_search(view, root, deadline))[1]
+    for state in _positions(GAME, 3):
+        agent.act_in(SeatView(state, state.current_player()))
+        nodes = list(_tree(roots[-1]))[1:]
+        assert sum(child.visits for child in roots[-1].children.values()) == 16
+        assert any(node.visits for node in nodes)
+        assert all(node.total == value * node.visits for node in nodes)
+
+
+def test_leaf_batch_a_value_that_knows_the_answer_finds_the_winning_move(tmp_path, monkeypatch):
+    # One batch of one descent per legal action: nothing is scored before the batch ends, so it
+    # is the virtual loss that spreads the descents (an action descended into counts as lost, so
+    # the next descent prefers an untried one), and the value's verdict then decides the move.
+    state = _position_with_choices()
+    legal, me, start = state.legal_actions(), state.current_player(), len(state.history)
+    winning = legal[len(legal) // 2]
+    model = _tiny_model(tmp_path / "m.npz")
+    k = len(legal)
+    agent = make_agent(f"ismcts:sims={k};prior=ppo:{model};value=ppo:{model};leaf_batch={k}", GAME, seed=3)
+
+    def oracle(world, seats):  # +1 to the searcher after the winning move, -1 otherwise
+        won = world.history[start] == winning
+        return {p: (1.0 if won == (p == me) else -1.0) for p in seats}
+
+    monkeypatch.setattr(agent.network, "values_many", lambda items: [oracle(w, s) for w, s in items])
+    assert agent.act_in(SeatView(state, me)) == winning
+    assert set(agent.last_visits[list(legal)].tolist()) == {1}  # one descent per action
+
+
+def test_leaf_batch_values_many_matches_values(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz")
+    network = SearchNetwork(GAME, None, f"ppo:{model}")
+    rng = np.random.default_rng(1)
+    network.critic.layers[0] = (rng.normal(0, 0.1, network.critic.layers[0][0].shape), np.zeros(4), "Tanh")
+    network.critic.layers[1] = (rng.normal(0, 1, (1, 4)), np.zeros(1), "Identity")
+    items = [(s, seats) for s, seats in zip(_positions(GAME, 3), ([0, 2], [1], [0, 1, 2, 3]))]
+    many = network.values_many(items)
+    assert network.value_calls == 1 and network.value_leaves == 3
+    for (world, seats), got in zip(items, many):
+        expected = network.values(world, seats)
+        assert list(got) == seats and got == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ("leaf_batch=0", "leaf_batch must be a positive integer, got 0"),
+        ("leaf_batch=-3", "leaf_batch must be a positive integer, got -3"),
+        ("prior=ppo:MODEL;leaf_batch=2", "leaf_batch=2 needs a network prior"),
+        ("value=ppo:MODEL;leaf_batch=2", "leaf_batch=2 needs a network prior"),
+        ("prior=rule;value=ppo:MODEL;leaf_batch=2", "and a network value (value=zoo or value=ppo:PATH)"),
+        ("leaf_batch=4", "leaf_batch=4 needs a network prior (prior=zoo or prior=ppo:PATH: PUCT)"),
+    ],
+)
+def test_bad_leaf_batch_options_are_one_line_errors(tmp_path, options, message):
+    model = _tiny_model(tmp_path / "m.npz")
+    with pytest.raises(ValueError) as info:
+        make_agent("ismcts:" + options.replace("MODEL", model), GAME, seed=0)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_benchmark_times_batched_value_leaves(monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(name, "1")
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "search.py"
+    spec = importlib.util.spec_from_file_location("search_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    (row,) = bench.network_speed("illegal_v0", 4, seconds=0.05, sims=10, searches=bench.BATCHED_ROWS)
+    assert row["search"].startswith("PUCT prior=zoo, value leaves, leaf_batch=8")
+    assert row["sims_per_s"] > 0 and 0 < row["value_per_sim"] <= 2 / 10  # a pass per batch: 8 + 2

@@ -18,6 +18,7 @@ from training.cli import build_parser, main
 from training.selfplay.cli import _overrides
 from training.selfplay.config import TrainConfig, train_command
 from training.selfplay.trainer import Trainer
+from training.zoo import _init_record
 
 from .selfplay.test_pipeline import tiny
 from .test_cli_errors import _one_line_error
@@ -94,6 +95,19 @@ def test_the_recorded_command_rebuilds_the_runs_config(run, zoo):
     for field in ("progress", "tensorboard", "vec"):  # do not change the model (train_command's docstring)
         rebuilt.pop(field), saved.pop(field)
     assert rebuilt == saved
+
+
+def test_the_network_a_run_started_from_is_recorded_with_its_checksum(run, zoo):
+    """A command with ``init=...`` makes the model again only from that very file: the entry
+    names it and its checksum (and a run from fresh weights records nothing)."""
+    main(["zoo", "add", str(run)])
+    entry = manifest()["smuggle_v0@4"]
+    assert "init" not in entry
+    game, net = make_game("smuggle_v0", num_players=4), zoo / entry["file"]
+    assert _init_record(f"ppo:{net}", game) == {"spec": f"ppo:{net}", "file": str(net), "sha256": sha256(net)}
+    assert _init_record("zoo", game) == {"spec": "zoo", "file": str(net), "sha256": entry["sha256"]}
+    assert _init_record(None, game) is None and _init_record("none", game) is None
+    assert _init_record("imitate", game) is None  # expert iteration's other starts name no file
 
 
 def test_train_command_covers_flags_sets_and_no_warm_start():

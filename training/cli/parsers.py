@@ -29,6 +29,10 @@ EXPLOIT_GAMES = 500  # and its final evaluation's games per row
 # The learner's step size: TrainConfig.learning_rate (not imported: this module loads argparse only)
 EXPLOIT_LEARNING_RATE = 3e-4
 ZOO_CHECKPOINTS = ("recommended", "best", "final")
+# smuggle zoo value's defaults (training/zoo_value.py: its settings start from these)
+ZOO_VALUE_GAMES = 2000
+ZOO_VALUE_EPOCHS = 8
+ZOO_VALUE_OPPONENTS = "zoo,rule"
 
 
 def add_list(subparsers: Any) -> argparse.ArgumentParser:
@@ -270,22 +274,38 @@ def _add_exploit_training(p: argparse.ArgumentParser) -> None:
 def add_zoo(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "zoo",
-        help="list the shipped trained models, or add a run's model",
+        help="list the shipped models, add a run's model, fit a value head",
         formatter_class=RAW,
         description="Without arguments: every model in the zoo (agent spec zoo:ENV_ID@N) with its\n"
         "training steps and cost, and its win rates with 95% intervals against 3 random\n"
         "agents, 3 rule bots and in a mixed field, as measured by benchmarks/zoo.py,\n"
-        "then the command that trains it again.\n\n"
-        "add RUN_DIR: put the policy of a finished 'smuggle train' run in the zoo (a numpy\n"
-        ".npz of its policy network: small, and no torch needed to play it), replacing\n"
-        "the model for the same game and player count; --argmax makes it play its most\n"
-        "probable action (where that measured stronger). SMUGGLE_ZOO=DIR uses DIR as the zoo.",
+        "whether it has a value head, then the command that trains it again.\n\n"
+        "add RUN_DIR: put the policy of a finished 'smuggle train' run in the zoo (a\n"
+        "numpy .npz of its policy network and its critic: small, no torch needed to play\n"
+        "it), replacing the model for the same game and player count; --argmax makes it\n"
+        "play its most probable action (where that measured stronger).\n\n"
+        "value ENV_ID[@N]: fit a value head (what the search's value=zoo leaves read)\n"
+        "for the zoo's model, its policy kept bit-identical: the model plays G seeded\n"
+        "games (one seat, rotated; the other seats one --opponents spec a game, in\n"
+        "turn), each of its decisions is a position labelled with its final win/loss\n"
+        "return, and an MLP of the policy's hidden sizes is fitted to them on the CPU.\n"
+        "10% of the games are held out: the fit's MSE on them against predicting the\n"
+        "mean is printed and recorded in the manifest, with the command line.\n\n"
+        "SMUGGLE_ZOO=DIR uses DIR as the zoo.",
         epilog="examples:\n  smuggle zoo\n  smuggle zoo add runs/zoo/smuggle_v0\n"
         "  smuggle zoo add runs/zoo/ciq_v0 --checkpoint final\n"
+        "  smuggle zoo value smuggle_v0@4 --games 2000\n"
         "  smuggle match smuggle_v0 --agents zoo,rule,rule,rule --games 300",
     )
-    p.add_argument("action", nargs="?", choices=("list", "add"), default="list", help="list (default) or add")
-    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="with add: the training run's folder")
+    p.add_argument(
+        "action", nargs="?", choices=("list", "add", "value"), default="list", help="list (default), add or value"
+    )
+    p.add_argument(
+        "target",
+        nargs="?",
+        metavar="RUN_DIR|ENV_ID[@N]",
+        help="with add: the training run's folder; with value: the zoo's model (N: the game's default player count)",
+    )
     p.add_argument(
         "--checkpoint",
         choices=ZOO_CHECKPOINTS,
@@ -293,4 +313,21 @@ def add_zoo(subparsers: Any) -> argparse.ArgumentParser:
         help="with add: the run's model to ship (default: the one its final evaluation recommended)",
     )
     p.add_argument("--argmax", action="store_true", help="with add: the model plays its most probable action")
+    add_games(p, ZOO_VALUE_GAMES, f"with value: games the model plays (default: {ZOO_VALUE_GAMES}; at least 10)")
+    add_seed(p, "with value: game g's seed is K*1000000+g, and K seeds the split and the fit (default: 0)")
+    p.add_argument(
+        "--opponents",
+        default=ZOO_VALUE_OPPONENTS,
+        metavar="SPECS",
+        help="with value: agent specs taking the other seats, game g all of the (g mod count)-th "
+        f"(default: {ZOO_VALUE_OPPONENTS}: the model itself in even games, rule bots in odd ones)",
+    )
+    p.add_argument(
+        "--epochs",
+        type=int,
+        default=ZOO_VALUE_EPOCHS,
+        metavar="E",
+        help=f"with value: passes of the fit over the positions (default: {ZOO_VALUE_EPOCHS})",
+    )
+    add_no_progress(p)
     return p

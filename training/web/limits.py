@@ -12,8 +12,8 @@ seat spec           what it is, and its bounds
 ``zoo[:ENV[@N]]``   a model shipped with the package (``agents/zoo``), checked by checksum
 ``ppo:NAME``        a model the operator listed at start-up (``--models DIR``: ``NAME`` is a
 ``ppo_argmax:NAME`` file's stem there), sampled or played argmax; never a path
-``ismcts:OPTS``     the search bot: ``sims`` and ``sims`` x ``worlds`` at most ``max_sims``,
-``pimc:OPTS``       depths at most ``max_depth``, ``seconds`` at most ``bot_seconds``
+``ismcts:OPTS``     the search bot: ``sims``, ``sims`` x ``worlds`` and ``leaf_batch`` at most
+``pimc:OPTS``       ``max_sims``, depths at most ``max_depth``, ``seconds`` at most ``bot_seconds``
 ``llm:NAME``        a language model the operator listed at start-up (``--llm [NAME=]SPEC``:
                     ``NAME`` defaults to the spec's model); never its endpoint or key
 ==================  =====================================================================
@@ -176,6 +176,9 @@ def _check_search(where: str, kind: str, arg: str, limits: ServeLimits) -> None:
     sims = options.get("sims", default.sims) * options.get("worlds", getattr(default, "worlds", 1))
     if sims > limits.max_sims:
         raise TableError(422, f"{where}: at most {limits.max_sims} simulations per decision here")
+    # A batch of leaves runs whole before the clock is looked at again: bounded like the sims.
+    if options.get("leaf_batch", 1) > limits.max_sims:
+        raise TableError(422, f"{where}: leaf_batch is at most {limits.max_sims} here")
     for name in ("max_depth", "rollout_depth", "value_playout"):
         if options.get(name, 0) > limits.max_depth:
             raise TableError(422, f"{where}: {name} is at most {limits.max_depth} here")

@@ -14,6 +14,7 @@ import pytest
 from agents import make_agent
 from agents.arena import play
 from agents.search_net import SearchNetwork
+from smuggle_envs import make_game
 from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.errors import ConfigError
 from training.cli.errors import UsageError
@@ -215,6 +216,7 @@ def test_the_recorded_command_line_makes_the_same_settings(tmp_path):
         (["--teacher", "ismcts:nope=1"], ConfigError, "unknown option 'nope'"),
         (["--teacher", "ismcts:prior=ppo:missing.npz"], ConfigError, "no trained model at missing.npz"),
         (["--teacher", "ismcts:value_playout=2"], ConfigError, "value_playout needs value"),
+        (["--teacher", "ismcts:prior=student;value=student;leaf_batch=0"], ConfigError, "leaf_batch must be"),
         (["--teacher", TEACHER, "--set", "nope=1"], UsageError, "KEY one of \\(expert iteration's settings\\)"),
         (["--teacher", TEACHER, "--set", "rounds=many"], UsageError, "expected a int"),
         (["--teacher", TEACHER, "--set", "rounds=0"], ConfigError, "rounds must be an int of at least 1"),
@@ -230,6 +232,14 @@ def test_bad_requests_are_one_line_errors(extra, error, match, tmp_path):
         cli.cmd_train(args)
     assert "\n" not in str(caught.value)
     assert not (tmp_path / "r").exists()  # refused before any work
+
+
+def test_a_teacher_batching_the_students_leaves_is_accepted():
+    """``leaf_batch`` needs a network prior and value, which the student's will be: the probe
+    before any work (with ``none`` in their place) must not refuse it."""
+    game = make_game("illegal_v0", num_players=4)
+    options = expert.check_teacher("ismcts:sims=8;prior=student;value=student;leaf_batch=4", game)
+    assert options["leaf_batch"] == 4
 
 
 def test_resume_keeps_the_recipe_and_refuses_to_mix_trainers(tmp_path):

@@ -95,6 +95,8 @@ def test_the_operator_sets_the_bounds(db_path):
         assert "at most 50 simulations" in refusal(create(client, ["human", "ismcts:sims=51", "rule"]))
         assert "at most 20" in refusal(create(client, ["human", "ismcts:sims=5;rollout_depth=21", "rule"]))
         assert "at most 1" in refusal(create(client, ["human", "ismcts:sims=5;seconds=2", "rule"]))
+        big_batch = "ismcts:sims=10;seconds=1;prior=zoo;value=zoo;leaf_batch=51"  # a whole batch runs before the clock
+        assert "leaf_batch is at most 50" in refusal(create(client, ["human", big_batch, "rule"]))
         made = create(client, ["human", "ismcts:sims=50;rollout_depth=20;seconds=1", "rule"])
         assert made.status_code == 201, made.text
 

@@ -67,6 +67,9 @@ def check_teacher(teacher: str, game: Game) -> dict[str, Any]:
     probe: dict[str, Any] = {k: ("none" if v == STUDENT else v) for k, v in options.items()}
     if options.get("value") == STUDENT:
         probe.pop("value_playout", None)  # needs a value network, which the student will be
+    batch = options.get("leaf_batch")
+    if STUDENT in (options.get("prior"), options.get("value")) and isinstance(batch, int) and batch >= 1:
+        probe.pop("leaf_batch")  # needs both networks, which the student's will be (a bad value still fails)
     try:
         ISMCTSAgent(game, seed=0, **probe)
     except ValueError as exc:
