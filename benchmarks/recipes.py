@@ -3,6 +3,7 @@
     python benchmarks/recipes.py --run "LABEL=RUN_DIR" ...   # Smuggle: play each run's games, write the data
     python benchmarks/recipes.py --env ciq_v0 --run "LABEL=RUN_DIR" --model "zoo's model=zoo"
     python benchmarks/recipes.py --env ciq_v0 --report       # the table and figure again, no games
+    python benchmarks/recipes.py --run "LABEL=RUN_DIR" --merge   # one more run; the stored rows kept
 
 Issue #28 asks for the main job's agent to place first in its own leaderboard with its rating
 interval above the rule bots', and for every recipe tried to be shown with its learning curve and
@@ -228,6 +229,13 @@ def plot(results: list[dict[str, Any]], path: Path, env_id: str = "smuggle_v0") 
     plt.close(fig)
 
 
+def merge(stored: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stored rows with each new one in place of the row of its label (new labels last)."""
+    fresh = {m["label"]: m for m in new}
+    merged = [fresh.pop(m["label"], m) for m in stored]
+    return merged + list(fresh.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--env", default="smuggle_v0", help="the game (default smuggle_v0), 4 players")
@@ -241,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         help="games against 3 rule bots and 3 random agents (default 1000; 0: none)",
     )
     p.add_argument("--report", action="store_true", help="the table and figure from the stored data, no games")
+    p.add_argument("--merge", action="store_true", help="keep the stored rows of the labels not measured now")
     args = p.parse_args(argv)
     if args.report:
         data = json.loads(data_path(args.env).read_text(encoding="utf-8"))
@@ -254,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         results = [measure(args.env, label, Path(run), *counts) for label, _, run in pairs]
         models = (m.partition("=") for m in args.model)
         results += [reference(args.env, label, spec, *counts) for label, _, spec in models]
+        if args.merge and data_path(args.env).exists():
+            results = merge(json.loads(data_path(args.env).read_text(encoding="utf-8"))["results"], results)
         data = {"env_id": args.env, "results": results, "table": table(results)}
         data_path(args.env).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     plot(data["results"], png_path(args.env), args.env)

@@ -150,3 +150,13 @@ def test_exploit_table_merge_replaces_only_the_measured_games(tmp_path):
 def test_the_zoo_exploit_table_follows_its_rows():
     data = json.loads((DATA / "exploit_zoo.json").read_text(encoding="utf-8"))
     assert data["table"] == _load("exploit_table").docs_table(data["rows"])
+
+
+def test_recipes_merge_keeps_the_rows_not_measured_again():
+    merge = _load("recipes").merge
+    stored = [{"label": "a", "v": 1}, {"label": "b", "v": 1}]
+    assert merge(stored, [{"label": "b", "v": 2}, {"label": "c", "v": 2}]) == [
+        {"label": "a", "v": 1},
+        {"label": "b", "v": 2},
+        {"label": "c", "v": 2},
+    ]

@@ -313,6 +313,12 @@ def add_zoo(subparsers: Any) -> argparse.ArgumentParser:
         help="with add: the run's model to ship (default: the one its final evaluation recommended)",
     )
     p.add_argument("--argmax", action="store_true", help="with add: the model plays its most probable action")
+    _add_zoo_value_options(p)
+    return p
+
+
+def _add_zoo_value_options(p: argparse.ArgumentParser) -> None:
+    """``smuggle zoo value``'s options (training/zoo_value.py)."""
     add_games(p, ZOO_VALUE_GAMES, f"with value: games the model plays (default: {ZOO_VALUE_GAMES}; at least 10)")
     add_seed(p, "with value: game g's seed is K*1000000+g, and K seeds the split and the fit (default: 0)")
     p.add_argument(
@@ -330,4 +336,3 @@ def add_zoo(subparsers: Any) -> argparse.ArgumentParser:
         help=f"with value: passes of the fit over the positions (default: {ZOO_VALUE_EPOCHS})",
     )
     add_no_progress(p)
-    return p
