@@ -137,12 +137,18 @@ def _rate(rate: dict) -> str:
     return f"{100 * rate['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def _reproduced(record: dict | None) -> str:
+    """What running the model's recorded command again gave (the manifest's ``reproduced``)."""
+    return f"{record['date']}, at {record['code']}: {record['result']}" if record else "not checked"
+
+
 def zoo_cost_table(entries: dict) -> str:
     """What each zoo model cost to make, from its manifest entry: its recipe, the steps taken,
-    wall minutes and cores, the machine, the commit, and its value head where it has one."""
+    wall minutes and cores, the machine, the commit, its value head where it has one, and what
+    its recorded command gave when it was run again."""
     rows = [
-        "| model | recipe | trained steps (checkpoint) | wall min | cores | machine | commit | value head (held-out MSE / baseline) |",
-        "|---|---|---:|---:|---:|---|---|---|",
+        "| model | recipe | trained steps (checkpoint) | wall min | cores | machine | commit | value head (held-out MSE / baseline) | its command run again |",
+        "|---|---|---:|---:|---:|---|---|---|---|",
     ]
     for key in sorted(entries):
         e = entries[key]
@@ -153,7 +159,8 @@ def zoo_cost_table(entries: dict) -> str:
         start = f", from `{e['init']['file']}`" if e.get("init") else ""
         rows.append(
             f"| `zoo:{key}` | {e.get('recipe', '-')}{start} | {e['trained_steps']:,} ({e['checkpoint']}) "
-            f"| {e['wall_minutes']} | {e.get('cores', '-')} | {e.get('hardware', '-')} | {e['commit']} | {head} |"
+            f"| {e['wall_minutes']} | {e.get('cores', '-')} | {e.get('hardware', '-')} | {e['commit']} | {head} "
+            f"| {_reproduced(e.get('reproduced'))} |"
         )
     return "\n".join(rows)
 
