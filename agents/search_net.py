@@ -108,14 +108,9 @@ class SearchNetwork:
         return logits
 
     def values(self, world: State[Any], seats: Iterable[int]) -> dict[int, float]:
-        """The critic's value of ``world`` from each seat in ``seats`` (one batch)."""
-        assert self.critic is not None
-        seats = list(seats)
-        self.value_calls += 1
-        self.value_leaves += 1
-        observe = world.global_observation if self._global else world.observation
-        out = self.critic(np.stack([observe(p) for p in seats]))
-        return {p: float(v) for p, v in zip(seats, out[:, 0])}
+        """The critic's value of ``world`` from each seat in ``seats`` (one batch): ``values_many``
+        of one leaf."""
+        return self.values_many([(world, list(seats))])[0]
 
     def values_many(self, items: Sequence[tuple[State[Any], Sequence[int]]]) -> list[dict[int, float]]:
         """``values`` of several leaves, ``(world, seats)`` each, in ONE forward pass: every
@@ -127,11 +122,8 @@ class SearchNetwork:
             return []
         self.value_calls += 1
         self.value_leaves += len(items)
-        rows = [
-            (world.global_observation if self._global else world.observation)(p)
-            for world, seats in items
-            for p in seats
-        ]
+        view = "global_observation" if self._global else "observation"  # decided once, not per row
+        rows = [getattr(world, view)(p) for world, seats in items for p in seats]
         out = self.critic(np.stack(rows))[:, 0].tolist()
         result, start = [], 0
         for _, seats in items:

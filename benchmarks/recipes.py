@@ -33,19 +33,35 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-FIELD = ("rule", "rule", "random", "random")
+
+
+def _sibling(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` beside this file, loaded by path (the benchmarks are scripts, not a
+    package), wherever this file is run or loaded from."""
+    spec = importlib.util.spec_from_file_location(f"_benchmarks_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    if spec.name not in sys.modules:
+        module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[spec.name]
+
+
+zoo = _sibling("zoo")  # the zoo's own measurements, targets and mixed field
+
+FIELD = zoo.MIXED_FIELD
 BASELINE_SEED = 2_000_000  # benchmarks/zoo.py's seeds: no training run or model choice saw them
-TARGETS = {"rule": 0.45, "random": 0.90}  # issue #28's targets for every zoo model
 
 
 def game_name(env_id: str) -> str:
@@ -103,17 +119,11 @@ _KEYS = ("rating", "rating_low", "rating_high", "win_rate", "win_low", "win_high
 
 def baselines(env_id: str, spec: str, games: int) -> dict[str, dict[str, float]]:
     """The agent's win rate against 3 rule bots and against 3 random agents, seat-rotated."""
-    from agents import make_agent
-    from smuggle_envs import make_game
-    from training.selfplay.evaluate import evaluate
-
-    game = make_game(env_id, num_players=4)
-    agent = make_agent(spec, game, seed=BASELINE_SEED)
-    out = {}
-    for opponent in ("rule", "random"):
-        r = evaluate(game, agent, opponent, games, seed=BASELINE_SEED, max_decisions=5000)
-        out[opponent] = {"games": r.games, "win_rate": r.wins / r.games, "low": r.ci[0], "high": r.ci[1]}
-    return out
+    measured = zoo.agent_baselines(env_id, 4, spec, games, BASELINE_SEED)
+    return {
+        opponent: {"games": r["games"], "win_rate": r["win_rate"], "low": r["ci"][0], "high": r["ci"][1]}
+        for opponent, r in ((o, measured[o]) for o in ("rule", "random"))
+    }
 
 
 def standing(env_id: str, spec: str, games: int, baseline_games: int) -> dict[str, Any]:
@@ -170,10 +180,9 @@ def _baseline(m: dict[str, Any], opponent: str) -> str:
     r = m.get("baselines", {}).get(opponent)
     if not r:
         return "-"
-    met = r["win_rate"] >= TARGETS[opponent] and (opponent != "rule" or r["low"] > 0.40)
-    return (
-        f"{100 * r['win_rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]: {'met' if met else '**not met**'}"
-    )
+    targets = zoo.TARGETS
+    met = r["win_rate"] >= targets[opponent] and (opponent != "rule" or r["low"] > targets["rule_ci_low"])
+    return f"{100 * r['win_rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]: {zoo._mark(met)}"
 
 
 def table(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -42,13 +42,19 @@ def _rate(wins: float, games: int, ci: tuple[float, float]) -> dict[str, Any]:
 
 def baselines(key: str, games: int, seed: int) -> dict[str, dict[str, Any]]:
     """The model's win rate against 3 random agents and against 3 rule bots."""
+    env_id, _, players = key.partition("@")
+    return agent_baselines(env_id, int(players), f"zoo:{key}", games, seed)
+
+
+def agent_baselines(env_id: str, players: int, spec: str, games: int, seed: int) -> dict[str, dict[str, Any]]:
+    """The agent ``spec``'s win rate against N-1 random agents and against N-1 rule bots, seats
+    rotated, game g at seed ``seed`` + g (``benchmarks/recipes.py`` measures its runs so too)."""
     from agents import make_agent
     from smuggle_envs import make_game
     from training.selfplay.evaluate import evaluate
 
-    env_id, _, players = key.partition("@")
-    game = make_game(env_id, num_players=int(players))
-    agent = make_agent(f"zoo:{key}", game, seed=seed)
+    game = make_game(env_id, num_players=players)
+    agent = make_agent(spec, game, seed=seed)
     out = {}
     for baseline in ("random", "rule"):
         r = evaluate(game, agent, baseline, games, seed=seed, max_decisions=5000)
@@ -225,9 +231,8 @@ def report(path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from agents.zoo import git_commit, write_manifest
     from agents.zoo import manifest as read_manifest
-    from agents.zoo import write_manifest
-    from training.zoo import git_commit
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(

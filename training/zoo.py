@@ -84,10 +84,11 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
         "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
     }
-    init = _init_record(getattr(config, "init", None), config.game_spec().make_game())
+    game = config.game_spec().make_game()
+    init = _init_record(getattr(config, "init", None), game)
     if init:
         info["init"] = init
-    return add_model(model, config.game_spec().make_game(), info)
+    return add_model(model, game, info)
 
 
 def _init_record(init: str | None, game: Any) -> dict[str, str] | None:
@@ -220,4 +221,4 @@ def _value_line(key: str, value: dict[str, Any]) -> str:
     )
 
 
-__all__ = ["add_run", "cmd_zoo", "git_commit", "zoo_table"]
+__all__ = ["add_run", "cmd_zoo", "zoo_table"]

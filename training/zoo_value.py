@@ -61,7 +61,7 @@ from tqdm import tqdm
 from agents.arena import play
 from agents.base import Agent
 from agents.ppo import NumpyMLP, NumpyPolicy, torch_layers
-from agents.zoo import ZooAgent, git_commit, manifest, sha256, write_manifest, zoo_dir
+from agents.zoo import ZooAgent, git_commit, manifest, resolve, sha256, write_manifest, zoo_dir
 from smuggle_envs import GameSpec
 from smuggle_envs.core.driver import BaseObserver
 from smuggle_envs.core.game import Game, State
@@ -77,7 +77,6 @@ CHECKS_PER_EPOCH = 4  # validation checks a pass (early stopping)
 EVAL_ROWS = 4096  # rows a forward pass when measuring
 MODE = "win_loss"  # the returns' units: the search's playouts' by default
 SEED_STRIDE = 1_000_000  # game g of seed K is seeded K * SEED_STRIDE + g
-_ACTIVATIONS = {"Tanh": nn.Tanh, "ReLU": nn.ReLU}
 
 
 @dataclass(frozen=True)
@@ -150,13 +149,12 @@ def resolve_model(text: str) -> tuple[str, dict[str, Any], Game]:
     env_id, at, players = text.partition("@")
     if at and not players.isdigit():
         raise UsageError(f"{text!r} is not a zoo model: write ENV_ID or ENV_ID@N, e.g. smuggle_v0@4")
-    spec = GameSpec(env_id, {"num_players": int(players)} if at else {})
-    key = f"{env_id}@{spec.num_players}"
-    entries = manifest()
-    if key not in entries:
-        have = ", ".join(sorted(entries)) or "none yet"
-        raise UsageError(f"the model zoo ({zoo_dir()}) has no model for {key}; it has: {have}")
-    return key, entries[key], spec.make_game()
+    game = GameSpec(env_id, {"num_players": int(players)} if at else {}).make_game()
+    try:
+        key, entry = resolve(text, game)
+    except ValueError as exc:  # the zoo's own lookup and message, as a usage error
+        raise UsageError(str(exc)) from None
+    return key, entry, game
 
 
 def _check(settings: ValueSettings) -> None:
@@ -263,7 +261,7 @@ def critic_network(policy: NumpyMLP) -> nn.Sequential:
     modules: list[nn.Module] = []
     width = policy.obs_size
     for w, _, act in policy.layers[:-1]:
-        modules += [nn.Linear(width, w.shape[0]), _ACTIVATIONS[act]()]
+        modules += [nn.Linear(width, w.shape[0]), getattr(nn, act)()]  # the layer names are torch's
         width = w.shape[0]
     return nn.Sequential(*modules, nn.Linear(width, 1))
 
@@ -413,16 +411,4 @@ def _check_policy_unchanged(shipped: Path, written: Path) -> None:
         raise RuntimeError(f"writing the value head would change the policy arrays of {shipped}: not written")
 
 
-__all__ = [
-    "Fitted",
-    "Positions",
-    "ValueSettings",
-    "cmd_value",
-    "critic_network",
-    "fit",
-    "fit_value_head",
-    "play_games",
-    "resolve_model",
-    "split_games",
-    "write_value_head",
-]
+__all__ = ["Positions", "ValueSettings", "cmd_value", "fit_value_head", "play_games"]

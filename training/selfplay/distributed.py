@@ -46,6 +46,7 @@ import numpy as np
 
 from smuggle_envs.core.errors import ConfigError
 
+from ..ray_cluster import init_ray
 from .rng import global_rng_state, set_global_rng_state
 
 if TYPE_CHECKING:
@@ -449,27 +450,14 @@ class _Processes:
 
 
 def start_ray(address: str | None, cpus: int) -> tuple[Any, bool]:
-    """Ray, started as the tournament's Ray backend starts it unless it already runs: ``address``
-    joins a cluster (shipping this checkout's code), ``RAY_ADDRESS`` names one, or a local Ray
-    starts with ``cpus`` CPUs. Returns the module and whether it was started here (the caller
-    then shuts it down)."""
+    """Ray for the self-play backends, started by ``training.ray_cluster.init_ray`` (as the
+    tournament's Ray backend starts it). Returns the module and whether it was started here (the
+    caller then shuts it down)."""
     try:
         import ray
     except ImportError:
         raise ConfigError("the ray backend needs Ray: pip install 'smuggle-envs[ray]'") from None
-    if ray.is_initialized():
-        return ray, False
-    if address:
-        import agents
-        import smuggle_envs
-        import training
-
-        ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
-    elif os.environ.get("RAY_ADDRESS"):
-        ray.init()
-    else:
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
-    return ray, True
+    return ray, init_ray(ray, address, cpus, log_to_driver=False)
 
 
 class _RayActors:

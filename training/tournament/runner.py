@@ -23,6 +23,7 @@ from smuggle_envs import GameSpec
 from training.cli.errors import UsageError
 from training.db import AgentEntry, Tournament, TournamentDB
 from training.match import build_agent
+from training.ray_cluster import init_ray
 from training.scheduled import ScheduledGame
 
 BACKENDS = ("local", "ray")
@@ -300,20 +301,7 @@ def _run_ray(
         raise UsageError(
             "--backend ray needs Ray: pip install 'ray[default]' (or the project's extra: pip install -e '.[ray]')"
         ) from None
-    started = False
-    if not ray.is_initialized():
-        if address:
-            import agents
-            import smuggle_envs
-            import training
-
-            # Ship this checkout's code to the cluster's workers (they still need numpy etc.).
-            ray.init(address=address, runtime_env={"py_modules": [smuggle_envs, agents, training]})
-        elif os.environ.get("RAY_ADDRESS"):
-            ray.init()  # the cluster named by RAY_ADDRESS
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False)
-        started = True
+    started = init_ray(ray, address, workers)
     try:
         in_flight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         remote = ray.remote(num_cpus=1, max_retries=2)(play_games)
