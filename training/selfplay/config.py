@@ -114,6 +114,13 @@ class TrainConfig:
     progress: bool = True
 
     def validate(self) -> None:
+        """Raise ``ConfigError`` with one line naming the first setting that is out of range."""
+        self._check_counts()
+        self._check_choices()
+        self._check_init()
+        self._check_shares()
+
+    def _check_counts(self) -> None:
         def positive(name: str, allow_none: bool = False) -> None:
             v = getattr(self, name)
             if v is None and allow_none:
@@ -154,6 +161,8 @@ class TrainConfig:
                 f"with {self.workers} workers, n_envs ({self.n_envs}) and batch_size ({self.batch_size}) "
                 f"must be multiples of {self.workers}: each worker takes an equal share"
             )
+
+    def _check_choices(self) -> None:
         if self.vec not in ("dummy", "subprocess"):
             raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
         check_reward_mode(self.reward_mode)
@@ -174,7 +183,8 @@ class TrainConfig:
         check_device(self.device)
         if self.critic not in CRITICS:
             raise ConfigError(f"critic must be one of {CRITICS}, got {self.critic!r}")
-        self._check_init()
+
+    def _check_shares(self) -> None:
         mixed = self.mixed_tables
         if isinstance(mixed, bool) or not isinstance(mixed, (int, float)) or not 0.0 <= mixed <= 1.0:
             raise ConfigError(f"mixed_tables must be a number in [0, 1], got {mixed!r}")

@@ -508,84 +508,91 @@ def start_workers(config: dict[str, Any], world: int, backend: str, address: str
 
 
 # ----- what the trainer sees ---------------------------------------------------------------------------
+class _WorkerVecEnvMethods:
+    """The trainer's handle on the workers' games: league calls, snapshots, whole rollouts (the
+    methods of ``worker_vec_env``'s class, which adds SB3's ``VecEnv`` base, imported on demand)."""
+
+    num_envs: int
+
+    def __init__(self, config: Any, backend: str, address: str | None) -> None:
+        from .single_agent import SelfPlayEnv
+
+        game = config.game_spec().make_game()
+        probe = SelfPlayEnv(game, privileged=config.critic == "privileged")  # its spaces
+        self.world = config.workers
+        self.share = config.n_envs // self.world
+        self.group = start_workers(config.to_dict(), self.world, backend, address)
+        super().__init__(config.n_envs, probe.observation_space, probe.action_space)  # type: ignore[call-arg]
+
+    def _all(self, name: str, *args: Any) -> list[Any]:
+        return list(self.group.call(name, [args] * self.world))
+
+    # SB3's VecEnv interface: what a trainer asks of its vector env.
+    def reset(self) -> np.ndarray:
+        return np.concatenate(self._all("reset"))
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        return [None] * self.num_envs  # each worker seeds its games from the config
+
+    def step_async(self, actions: np.ndarray) -> None:
+        raise NotImplementedError("the workers step whole rollouts: use DataParallelMaskablePPO")
+
+    def step_wait(self) -> Any:
+        raise NotImplementedError("the workers step whole rollouts: use DataParallelMaskablePPO")
+
+    def close(self) -> None:
+        self.group.close()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return self.env_method("__getattribute__", attr_name, indices=indices)
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        self.env_method("__setattr__", attr_name, value, indices=indices)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        wanted = range(self.num_envs) if indices is None else [int(i) for i in np.atleast_1d(indices)]
+        per = [[i - r * self.share for i in wanted if i // self.share == r] for r in range(self.world)]
+        results = self.group.call("env_method", [(method_name, args, kwargs, p) for p in per])
+        return [x for part in results for x in part]
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * (self.num_envs if indices is None else len(list(np.atleast_1d(indices))))
+
+    def action_masks(self) -> np.ndarray:  # only so that MaskablePPO accepts it
+        raise NotImplementedError("the workers mask their own games")
+
+    # The data-parallel calls.
+    def set_policy(self, data: bytes) -> None:
+        self._all("set_policy", data)
+
+    def get_policy(self, optimizer: bool = True) -> bytes:
+        return bytes(self.group.call("get_policy", [(optimizer,)] * self.world)[0])
+
+    def collect(self, n_steps: int, num_timesteps: int) -> list[list[dict[str, Any]]]:
+        parts = self._all("collect", n_steps, num_timesteps)
+        return [[info for part in parts for info in part[t]] for t in range(n_steps)]
+
+    def train(self, progress_remaining: float) -> dict[str, float]:
+        return dict(self._all("train", progress_remaining)[0])
+
+    def get_states(self) -> list[dict[str, Any]]:
+        return self._all("get_state")
+
+    def set_states(self, states: list[dict[str, Any]]) -> None:
+        if len(states) != self.world:
+            raise ConfigError(f"the checkpoint was taken with {len(states)} workers, not {self.world}")
+        self.group.call("set_state", [(s,) for s in states])
+
+
 def worker_vec_env(config: Any, backend: str = "local", address: str | None = None) -> Any:
     """A vector env of ``config.n_envs`` games held by ``config.workers`` workers (see the module
     docstring). It steps only as whole rollouts, through ``DataParallelMaskablePPO``."""
     from stable_baselines3.common.vec_env import VecEnv
 
-    class WorkerVecEnv(VecEnv):
-        """The trainer's handle on the workers' games: league calls, snapshots, whole rollouts."""
+    class WorkerVecEnv(_WorkerVecEnvMethods, VecEnv):
+        """The trainer's handle on the workers' games (``_WorkerVecEnvMethods``) as SB3's ``VecEnv``."""
 
-        def __init__(self) -> None:
-            from .single_agent import SelfPlayEnv
-
-            game = config.game_spec().make_game()
-            probe = SelfPlayEnv(game, privileged=config.critic == "privileged")  # its spaces
-            self.world = config.workers
-            self.share = config.n_envs // self.world
-            self.group = start_workers(config.to_dict(), self.world, backend, address)
-            super().__init__(config.n_envs, probe.observation_space, probe.action_space)
-
-        def _all(self, name: str, *args: Any) -> list[Any]:
-            return list(self.group.call(name, [args] * self.world))
-
-        # SB3's VecEnv interface: what a trainer asks of its vector env.
-        def reset(self) -> np.ndarray:
-            return np.concatenate(self._all("reset"))
-
-        def seed(self, seed: int | None = None) -> Sequence[int | None]:
-            return [None] * self.num_envs  # each worker seeds its games from the config
-
-        def step_async(self, actions: np.ndarray) -> None:
-            raise NotImplementedError("the workers step whole rollouts: use DataParallelMaskablePPO")
-
-        def step_wait(self) -> Any:
-            raise NotImplementedError("the workers step whole rollouts: use DataParallelMaskablePPO")
-
-        def close(self) -> None:
-            self.group.close()
-
-        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-            return self.env_method("__getattribute__", attr_name, indices=indices)
-
-        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-            self.env_method("__setattr__", attr_name, value, indices=indices)
-
-        def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-            wanted = range(self.num_envs) if indices is None else [int(i) for i in np.atleast_1d(indices)]
-            per = [[i - r * self.share for i in wanted if i // self.share == r] for r in range(self.world)]
-            results = self.group.call("env_method", [(method_name, args, kwargs, p) for p in per])
-            return [x for part in results for x in part]
-
-        def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-            return [False] * (self.num_envs if indices is None else len(list(np.atleast_1d(indices))))
-
-        def action_masks(self) -> np.ndarray:  # only so that MaskablePPO accepts it
-            raise NotImplementedError("the workers mask their own games")
-
-        # The data-parallel calls.
-        def set_policy(self, data: bytes) -> None:
-            self._all("set_policy", data)
-
-        def get_policy(self, optimizer: bool = True) -> bytes:
-            return bytes(self.group.call("get_policy", [(optimizer,)] * self.world)[0])
-
-        def collect(self, n_steps: int, num_timesteps: int) -> list[list[dict[str, Any]]]:
-            parts = self._all("collect", n_steps, num_timesteps)
-            return [[info for part in parts for info in part[t]] for t in range(n_steps)]
-
-        def train(self, progress_remaining: float) -> dict[str, float]:
-            return dict(self._all("train", progress_remaining)[0])
-
-        def get_states(self) -> list[dict[str, Any]]:
-            return self._all("get_state")
-
-        def set_states(self, states: list[dict[str, Any]]) -> None:
-            if len(states) != self.world:
-                raise ConfigError(f"the checkpoint was taken with {len(states)} workers, not {self.world}")
-            self.group.call("set_state", [(s,) for s in states])
-
-    return WorkerVecEnv()
+    return WorkerVecEnv(config, backend, address)
 
 
 def data_parallel_ppo() -> Any:

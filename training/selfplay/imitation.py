@@ -67,6 +67,57 @@ class Demonstrations:
         return len(self.actions)
 
 
+@dataclasses.dataclass
+class _Recording:
+    """What ``collect`` has recorded so far: one row per teacher decision, and each row's return."""
+
+    obs: list[np.ndarray[Any, Any]] = dataclasses.field(default_factory=list)
+    masks: list[np.ndarray[Any, Any]] = dataclasses.field(default_factory=list)
+    actions: list[int] = dataclasses.field(default_factory=list)
+    returns: list[tuple[int, float]] = dataclasses.field(default_factory=list)
+
+    def demonstrations(self) -> Demonstrations:
+        order = sorted(self.returns)
+        return Demonstrations(
+            np.asarray(self.obs, np.float32),
+            np.asarray(self.masks, bool),
+            np.asarray(self.actions, np.int64),
+            np.asarray([g for _, g in order], np.float32),
+        )
+
+
+def _seat_players(teachers: list[Any], randoms: list[Any], rng: np.random.Generator, random_share: float) -> list[Any]:
+    """Who plays each seat of a game: the teachers, each replaced by the random agent with
+    chance ``random_share`` (one seat always the teacher's)."""
+    players = list(teachers)
+    if random_share:
+        n = len(teachers)
+        weak = rng.random(n) < random_share
+        weak[int(rng.integers(n))] = False  # at least one teacher's seat
+        for seat in map(int, np.flatnonzero(weak)):
+            players[seat] = randoms[seat]
+            players[seat].reset(int(rng.integers(2**63)))
+    return players
+
+
+def _seat_returns(
+    rows: list[int], potentials: list[float], start: float, end: float, final: float, dense_score: float, gamma: float
+) -> list[tuple[int, float]]:
+    """(row, discounted return) of one seat's recorded decisions.
+
+    The learner's reward for its j-th decision is paid when it next decides (or at the end):
+    dense_score * (potential then - potential at its previous payment), where the first payment
+    counts from the deal, as SelfPlayEnv does; the final reward is added to the last one."""
+    marks = [start, *potentials[1:], end]
+    rewards = [dense_score * (marks[j + 1] - marks[j]) for j in range(len(rows))]
+    rewards[-1] += final
+    out, g = [], 0.0
+    for j in range(len(rows) - 1, -1, -1):
+        g = rewards[j] + gamma * g
+        out.append((rows[j], g))
+    return out
+
+
 def collect(
     game: Game,
     teacher_spec: str,
@@ -96,80 +147,64 @@ def collect(
     the student's own. The clone then learns what to do in the positions its own mistakes lead
     to, not only in those its teacher would reach."""
     from agents import make_agent
-    from agents.base import decide
 
     n = game.num_players
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher_spec, game, seed=None) for _ in range(n)]
     randoms = [make_agent("random", game, seed=None) for _ in range(n)]
-    obs: list[np.ndarray[Any, Any]] = []
-    masks: list[np.ndarray[Any, Any]] = []
-    actions: list[int] = []
-    returns: list[tuple[int, float]] = []
+    rec = _Recording()
     bar = _bar(progress, samples, f"warm start: playing {teacher_spec}", "decision")
     driver = Driver(game, max_decisions)  # the core's loop and termination contract
-    while len(actions) < samples:
+    while len(rec.actions) < samples:
         state = driver.reset(int(rng.integers(2**63)))
         for agent in teachers:
             agent.reset(int(rng.integers(2**63)))
-        players = list(teachers)
-        if random_share:
-            weak = rng.random(n) < random_share
-            weak[int(rng.integers(n))] = False  # at least one teacher's seat
-            for seat in map(int, np.flatnonzero(weak)):
-                players[seat] = randoms[seat]
-                players[seat].reset(int(rng.integers(2**63)))
+        players = _seat_players(teachers, randoms, rng, random_share)
         start = state.normalised_scores()
         rows: list[list[int]] = [[] for _ in range(n)]  # each seat's decisions (row indices)
         potentials: list[list[float]] = [[] for _ in range(n)]
-
-        def teach(
-            state: State[Any],
-            p: int,
-            rows: list[list[int]] = rows,
-            potentials: list[list[float]] = potentials,
-            players: list[Any] = players,
-        ) -> int:
-            """The teacher's decision, recorded with what the learner would have seen."""
-            if players[p] is not teachers[p]:
-                return decide(players[p], state, p)
-            o = state.global_observation(p) if privileged else state.observation(p)
-            m = state.legal_action_mask()
-            a = decide(teachers[p], state, p)
-            rows[p].append(len(actions))
-            potentials[p].append(state.normalised_scores()[p])
-            obs.append(o)
-            masks.append(m.astype(bool))
-            actions.append(a)
-            return a if student is None else decide(student, state, p)
-
-        driver.play(teach)
+        driver.play(_teacher_move(rec, teachers, players, rows, potentials, privileged, student))
         end = state.normalised_scores()
         final = driver.returns(reward_mode)  # zero for a truncated game, as SelfPlayEnv pays
         for p in range(n):
-            if not rows[p]:
-                continue
-            # The learner's reward for its j-th decision is paid when it next decides (or at the
-            # end): dense_score * (potential then - potential at its previous payment), where
-            # the first payment counts from the deal, as SelfPlayEnv does.
-            marks = [start[p], *potentials[p][1:], end[p]]
-            rewards = [dense_score * (marks[j + 1] - marks[j]) for j in range(len(rows[p]))]
-            rewards[-1] += final[p]
-            g = 0.0
-            for j in range(len(rows[p]) - 1, -1, -1):
-                g = rewards[j] + gamma * g
-                returns.append((rows[p][j], g))
+            if rows[p]:
+                rec.returns.extend(
+                    _seat_returns(rows[p], potentials[p], start[p], end[p], final[p], dense_score, gamma)
+                )
         if bar is not None:
-            bar.update(min(len(actions), samples) - bar.n)
+            bar.update(min(len(rec.actions), samples) - bar.n)
     if bar is not None:
         bar.close()
-    order = sorted(returns)
-    return Demonstrations(
-        np.asarray(obs, np.float32),
-        np.asarray(masks, bool),
-        np.asarray(actions, np.int64),
-        np.asarray([g for _, g in order], np.float32),
-    )
+    return rec.demonstrations()
+
+
+def _teacher_move(
+    rec: _Recording,
+    teachers: list[Any],
+    players: list[Any],
+    rows: list[list[int]],
+    potentials: list[list[float]],
+    privileged: bool,
+    student: Any,
+) -> Any:
+    """The move function of one recorded game: a teacher's decision is recorded with what the
+    learner would have seen (and played by ``student`` if given); other seats just play."""
+    from agents.base import decide
+
+    def teach(state: State[Any], p: int) -> int:
+        if players[p] is not teachers[p]:
+            return decide(players[p], state, p)
+        o = state.global_observation(p) if privileged else state.observation(p)
+        m = state.legal_action_mask()
+        a = decide(teachers[p], state, p)
+        rows[p].append(len(rec.actions))
+        potentials[p].append(state.normalised_scores()[p])
+        rec.obs.append(o)
+        rec.masks.append(m.astype(bool))
+        rec.actions.append(a)
+        return a if student is None else decide(student, state, p)
+
+    return teach
 
 
 def join(first: Demonstrations, second: Demonstrations, limit: int) -> Demonstrations:

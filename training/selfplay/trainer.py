@@ -578,8 +578,6 @@ class Trainer:
     def _finish(self) -> dict[str, Any]:
         from agents.ppo import PPOAgent
 
-        from .evaluate import results_table
-
         c = self.config
         t = self.model.num_timesteps
         wall = self.training_seconds()
@@ -619,11 +617,27 @@ class Trainer:
             "league": self.league.summary(),
         }
         (self.out / "final_eval.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        self._log_final(results, best, best_results, ship, final_path, time.perf_counter() - start)
+        return summary
+
+    def _log_final(
+        self,
+        results: list[Any],
+        best: dict[str, Any] | None,
+        best_results: list[Any],
+        ship: str,
+        final_path: Path,
+        seconds: float,
+    ) -> None:
+        """The final evaluation's tables, the best checkpoint's and the recommendation, on the log."""
+        from .evaluate import results_table
+
+        c = self.config
         if results:
             self.log(
                 f"\n=== final evaluation: {c.env_id}, {self.game.num_players} players, "
                 f"{c.final_eval_games} games per table, seats rotated, game g uses seed "
-                f"{c.eval_seed}+g; a shared win counts 1/k ({time.perf_counter() - start:.0f}s) ==="
+                f"{c.eval_seed}+g; a shared win counts 1/k ({seconds:.0f}s) ==="
             )
             self.log(results_table(results))
         if best is not None:
@@ -635,7 +649,6 @@ class Trainer:
         if not self.has_rule:
             self.log(f"({c.env_id} has no rule-based bot yet: evaluated against random only)")
         self.log(f"model: {final_path}   learning curve: {self.out / 'learning_curve.png'}")
-        return summary
 
 
 def _learner_class(config: TrainConfig) -> type[MaskablePPO]:
