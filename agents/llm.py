@@ -21,6 +21,9 @@ Spec (the agents' option syntax, ``key=value`` pairs separated by ``;``; ``model
 ``seed``         sent with every request (servers that honour it sample reproducibly)
 ``max_tokens``   most tokens of one answer (default: the server's)
 ``history``      most log lines of the game so far in each prompt (default 40; 0: none)
+``max_consecutive_failures``
+                 requests in a row that may fail to connect or time out before the agent
+                 raises :class:`LLMError` (default 3; at least 1): a dead endpoint stops the game
 
 Each decision is one conversation: the system prompt, then the seat's view of the table and its
 numbered legal actions (``smuggle_envs.text``). An answer that names no legal action is answered
@@ -28,6 +31,11 @@ with the parser's reason and asked again; a timeout, a lost connection, a 408/40
 counts a retry too. A 401, 403 or 404 raises :class:`LLMError` at once (a wrong key, model or
 URL: playing the fallback for a whole tournament would hide it); another 4xx (e.g. a prompt too
 long) plays the fallback at once. A decision with one legal action is played without asking.
+
+The fallback covers one bad answer, not a dead server: ``max_consecutive_failures`` requests in a
+row that fail to connect or time out (counted across decisions and games) raise
+:class:`LLMError`. An answer, usable or not, resets the count; an HTTP error status (a 5xx, a 429)
+neither counts nor resets it.
 
 Every asked decision is recorded as a plain dict (``take_records()``): the messages, the answer,
 the action, the token counts the endpoint reported, the latency, retries, parse failures, the
@@ -67,7 +75,31 @@ RETRY_STATUS = (408, 409, 429)  # and every 5xx: the endpoint may answer next ti
 
 
 class LLMError(RuntimeError):
-    """The endpoint refused the agent's requests for good (a wrong key, model or URL)."""
+    """The endpoint refused the agent's requests for good (a wrong key, model or URL) or stopped
+    answering (``max_consecutive_failures`` connection failures or timeouts in a row).
+
+    ``str()`` leaves the endpoint out: the browser app shows the message to clients, who never
+    see the operator's endpoint. ``endpoint`` is the URL without credentials, query or fragment,
+    and ``operator_message()`` the message with it, for the command line."""
+
+    def __init__(self, message: str, endpoint: str | None = None):
+        super().__init__(message)
+        self.endpoint = endpoint
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled whole (a tournament's worker processes): the default keeps ``args`` alone.
+        return (type(self), (str(self), self.endpoint))
+
+    def operator_message(self) -> str:
+        """The message with the endpoint it concerns, for the operator's command line."""
+        return f"{self} (endpoint {self.endpoint})" if self.endpoint else str(self)
+
+
+def public_url(url: str) -> str:
+    """``url`` without what may be secret: the user and password, the query and the fragment."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 @dataclass
@@ -96,6 +128,11 @@ class _Call:
 def _positive(name: str, value: float, allow_zero: bool = False) -> None:
     if isinstance(value, bool) or not (value >= 0 if allow_zero else value > 0):
         raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {value!r}")
+
+
+def _count(name: str, value: int) -> None:
+    if isinstance(value, bool) or not (isinstance(value, int) and value >= 1):
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
 def _require_openai() -> None:
@@ -134,6 +171,7 @@ class LLMAgent(SeededAgent):
         "seed": int,
         "max_tokens": int,
         "history": int,
+        "max_consecutive_failures": int,
     }
     # The ``seed`` option is the requests' sampling seed; the constructor's ``seed`` is the
     # agent's own (the fallback's randomness), given by ``make_agent``.
@@ -156,6 +194,7 @@ class LLMAgent(SeededAgent):
         request_seed: int | None = None,
         max_tokens: int | None = None,
         history: int = 40,
+        max_consecutive_failures: int = 3,
     ):
         super().__init__(seed)
         if not model:
@@ -166,6 +205,7 @@ class LLMAgent(SeededAgent):
         _positive("max_retries", max_retries, allow_zero=True)
         _positive("timeout", timeout)
         _positive("history", history, allow_zero=True)
+        _count("max_consecutive_failures", max_consecutive_failures)
         if max_tokens is not None:
             _positive("max_tokens", max_tokens)
         _require_openai()
@@ -180,6 +220,8 @@ class LLMAgent(SeededAgent):
         self.request_seed = request_seed
         self.max_tokens = max_tokens
         self.history = int(history)
+        self.max_consecutive_failures = max_consecutive_failures
+        self._failures = 0  # requests in a row that failed to connect or timed out, across decisions
         self._api_key = _api_key(api_key_env)
         self._seed = seed
         self._client: Any = None  # made on first use: no connection is opened before a fork
@@ -274,7 +316,8 @@ class LLMAgent(SeededAgent):
 
     def _complete(self, call: _Call) -> tuple[str | None, bool]:
         """One request: ``(answer, _)``, or ``(None, retry)`` after an error, recorded in ``call``
-        (``retry``: whether another attempt may help). Raises LLMError for a refusal for good."""
+        (``retry``: whether another attempt may help). Raises LLMError for a refusal for good, or
+        for the ``max_consecutive_failures``-th connection failure or timeout in a row."""
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model, "messages": call.messages, "temperature": self.temperature}
@@ -287,25 +330,49 @@ class LLMAgent(SeededAgent):
             response = self._openai().chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:
             call.latencies.append(time.perf_counter() - start)
-            status = exc.status_code
-            body = exc.body  # the server's error object, when it sent one: its message alone
-            text = body.get("message") if isinstance(body, dict) and isinstance(body.get("message"), str) else None
-            call.error = f"HTTP {status}: {_short(text or exc.message)}"
-            if status in FATAL_STATUS:
-                raise LLMError(
-                    f"the model endpoint refused model {self.model!r} (HTTP {status}); check model, base_url "
-                    "and the API key"
-                ) from None
-            return None, status in RETRY_STATUS or status >= 500
-        except (openai.APIConnectionError, openai.APIResponseValidationError) as exc:
+            return None, self._refused(call, exc)
+        except openai.APIConnectionError as exc:  # a timeout (APITimeoutError) too
             call.latencies.append(time.perf_counter() - start)
             call.error = f"{type(exc).__name__}: {_short(str(exc))}"
-            return None, True  # a timeout, a lost connection, a garbled answer: may pass
+            self._failures += 1
+            if self._failures >= self.max_consecutive_failures:
+                raise LLMError(
+                    f"the model endpoint did not answer {self._failures} request{'s' if self._failures != 1 else ''} in a row for model "
+                    f"{self.model!r} (connection failures or timeouts; last: {call.error}); is the "
+                    "server running, and is base_url right?",
+                    self._endpoint(),
+                ) from None
+            return None, True  # a timeout or a lost connection: the next attempt may pass
+        except openai.APIResponseValidationError as exc:  # an answer, garbled: the server is up
+            call.latencies.append(time.perf_counter() - start)
+            call.error = f"{type(exc).__name__}: {_short(str(exc))}"
+            self._failures = 0
+            return None, True
         call.latencies.append(time.perf_counter() - start)
+        self._failures = 0
         call.add_usage(getattr(response, "usage", None))
         choices = getattr(response, "choices", None) or []
         content = choices[0].message.content if choices else None
         return ("" if content is None else str(content)), True
+
+    def _refused(self, call: _Call, exc: Any) -> bool:
+        """Record an HTTP error status; whether another attempt may help. Raises LLMError for a
+        401, 403 or 404. (A status neither counts toward nor resets the connection failures.)"""
+        status = exc.status_code
+        body = exc.body  # the server's error object, when it sent one: its message alone
+        text = body.get("message") if isinstance(body, dict) and isinstance(body.get("message"), str) else None
+        call.error = f"HTTP {status}: {_short(text or exc.message)}"
+        if status in FATAL_STATUS:
+            raise LLMError(
+                f"the model endpoint refused model {self.model!r} (HTTP {status}); check model, base_url "
+                "and the API key",
+                self._endpoint(),
+            ) from None
+        return bool(status in RETRY_STATUS or status >= 500)
+
+    def _endpoint(self) -> str:
+        """The URL the requests go to, without credentials (the client's default if no base_url)."""
+        return public_url(str(self._openai().base_url))
 
     def _openai(self) -> Any:
         if self._client is None:

@@ -1,7 +1,8 @@
 """How every ``smuggle`` command reports to the user: one-line notices and errors, exit codes.
 
 ``UsageError`` is an error the user can act on; ``run_command`` is the one place that turns it,
-and the library's ``ConfigError``, a failed file or database and Ctrl-C, into one line
+and the library's ``ConfigError``, an ``llm:`` agent's endpoint that refuses or stops answering
+(``agents.llm.LLMError``), a failed file or database and Ctrl-C, into one line
 ``PROG: error: MESSAGE`` on stderr (no traceback) and an exit code. The standalone entry points
 (``python -m training.tournament.cli``, ``python -m training.selfplay``) use it too.
 """
@@ -60,6 +61,17 @@ def os_error_text(exc: OSError) -> str:
     return ": ".join([" -> ".join(names), exc.strerror] if names else [exc.strerror])
 
 
+def agent_failure(exc: BaseException) -> str | None:
+    """The one-line text of an agent's failure the user must fix (an ``llm:`` agent's endpoint
+    that refuses its requests or stops answering: ``agents.llm.LLMError``, with the endpoint's
+    URL), else None. ``agents.llm`` is not imported here: if it was never loaded, no agent of it
+    raised."""
+    llm = sys.modules.get("agents.llm")
+    if llm is None or not isinstance(exc, llm.LLMError):
+        return None
+    return f"llm agent: {exc.operator_message()}"
+
+
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | int:
     """The parsed arguments, or the exit code where argparse already printed help, the
     version or a usage error."""
@@ -72,8 +84,9 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> a
 def run_command(func: Handler, args: argparse.Namespace, prog: str) -> int:
     """Run the subcommand ``func(args)``; returns its exit code. The one place where errors
     become one line ``PROG: error: MESSAGE`` on stderr, no traceback: ``UsageError`` (its code;
-    a code-0 message goes to stdout), ``ConfigError`` (2), an ``OSError`` or database failure
-    under a running command (1); Ctrl-C is 130, a closed output pipe a quiet 1."""
+    a code-0 message goes to stdout), ``ConfigError`` and an ``llm:`` agent's endpoint that
+    refuses or stops answering (2), an ``OSError`` or database failure under a running command
+    (1); Ctrl-C is 130, a closed output pipe a quiet 1."""
 
     def error(message: str) -> None:
         print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
@@ -104,3 +117,9 @@ def run_command(func: Handler, args: argparse.Namespace, prog: str) -> int:
             raise  # a bug, not the user's database
         error(f"database error: {exc}")
         return 1
+    except Exception as exc:
+        text = agent_failure(exc)
+        if text is None:
+            raise  # a bug: its traceback is the report
+        error(text)
+        return 2
