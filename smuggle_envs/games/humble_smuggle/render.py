@@ -29,6 +29,7 @@ def _black(game: HumbleSmuggleGameBase, counts: Sequence[int]) -> str:
 
 
 def render(state: HumbleSmuggleStateBase, player: int | None = None) -> str:
+    """The table as text: every card when ``player`` is None, else what that seat has seen."""
     game, n = state.game, state.n
     full = player is None
     if state.phase == OVER:
@@ -45,41 +46,12 @@ def render(state: HumbleSmuggleStateBase, player: int | None = None) -> str:
     if state.rule >= 0 and state.phase != OVER and state.centre and len(state.centre) == 1:
         lines.append(f"  round rule: {game.rule_names[state.rule]}")
     points = state.points(holds=True)  # the Hold cards count for whoever may see them
-    public = state.points()
-    for s in range(n):
-        you = " (you)" if s == player else ""
-        shown = (
-            points[s]
-            if full or s == player or state.phase == OVER
-            else f"{public[s]}+?"
-            if sum(state.black[s])
-            else public[s]
-        )
-        parts = [f"P{s}{you}: {shown} pts", f"scored: {_cards(state.scored[s])}", f"black cards: {sum(state.black[s])}"]
-        if state.known[s]:
-            parts.append(f"drafted: {_cards(state.known[s])}")
-        if state.sel[s]:
-            parts.append(f"face down: {state.sel[s]}" if full or s == player else "face down: ?")
-        if state.attached[s]:
-            plays = []
-            for attacher, kind in state.attached[s]:
-                what = game.data.play[kind].name if full or attacher == player else "?"
-                plays.append(f"{what} by P{attacher}")
-            parts.append("attached: " + ", ".join(plays))
-        lines.append("  " + " | ".join(parts))
+    lines.extend("  " + " | ".join(_seat_parts(state, s, player, points)) for s in range(n))
     for s in range(n):
         if full or s == player:
             lines.append(f"  P{s} hand: {_cards(state.hands[s])} | black: {_black(game, state.black[s])}")
     if state.last is not None:
-        sel, values, attached, discarded, centre_card, centre_out, rule = state.last
-        reveal = []
-        for s in range(n):
-            mods = "".join(" " + game.data.play[k].name for _, k in attached[s])
-            value = f" = {values[s]}" if mods else ""
-            fate = "discarded" if s in discarded else "scored"
-            reveal.append(f"P{s} {sel[s]}{mods}{value} {fate}")
-        reveal.append(f"centre {centre_card}" + (" discarded" if centre_out else ""))
-        lines.append(f"  last reveal ({game.rule_names[rule]}): " + "; ".join(reveal))
+        lines.append(_last_reveal(state))
     if state.phase == OVER:
         scores = state.scores()
         best = max(scores)
@@ -91,3 +63,43 @@ def render(state: HumbleSmuggleStateBase, player: int | None = None) -> str:
     else:
         lines.append(f"  now: P{state.current_player()} - {PHASE_NAMES[state.phase]}")
     return "\n".join(lines)
+
+
+def _seat_parts(state: HumbleSmuggleStateBase, s: int, player: int | None, points: Sequence[int]) -> list[str]:
+    """Seat ``s``'s points, scored cards, face-down card and attached plays, as ``player`` sees them."""
+    game, full = state.game, player is None
+    you = " (you)" if s == player else ""
+    public = state.points()
+    shown = (
+        points[s]
+        if full or s == player or state.phase == OVER
+        else f"{public[s]}+?"
+        if sum(state.black[s])
+        else public[s]
+    )
+    parts = [f"P{s}{you}: {shown} pts", f"scored: {_cards(state.scored[s])}", f"black cards: {sum(state.black[s])}"]
+    if state.known[s]:
+        parts.append(f"drafted: {_cards(state.known[s])}")
+    if state.sel[s]:
+        parts.append(f"face down: {state.sel[s]}" if full or s == player else "face down: ?")
+    if state.attached[s]:
+        plays = []
+        for attacher, kind in state.attached[s]:
+            what = game.data.play[kind].name if full or attacher == player else "?"
+            plays.append(f"{what} by P{attacher}")
+        parts.append("attached: " + ", ".join(plays))
+    return parts
+
+
+def _last_reveal(state: HumbleSmuggleStateBase) -> str:
+    game = state.game
+    assert state.last is not None
+    sel, values, attached, discarded, centre_card, centre_out, rule = state.last
+    reveal = []
+    for s in range(state.n):
+        mods = "".join(" " + game.data.play[k].name for _, k in attached[s])
+        value = f" = {values[s]}" if mods else ""
+        fate = "discarded" if s in discarded else "scored"
+        reveal.append(f"P{s} {sel[s]}{mods}{value} {fate}")
+    reveal.append(f"centre {centre_card}" + (" discarded" if centre_out else ""))
+    return f"  last reveal ({game.rule_names[rule]}): " + "; ".join(reveal)
