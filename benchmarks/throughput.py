@@ -108,10 +108,8 @@ def holdem_env():
     return texas_holdem_v4.env()
 
 
-def main(argv=None) -> dict:
-    global clock
+def _parser():
     import smuggle_envs
-    from smuggle_envs.core.fields import ByteGame
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
@@ -121,22 +119,32 @@ def main(argv=None) -> dict:
     parser.add_argument("--split", action="store_true", help="also time the engine without the observation")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="CPU time (default) or wall clock")
     parser.add_argument("--json", help="write the results to this file")
-    args = parser.parse_args(argv)
-    clock = CLOCKS[args.clock]
+    return parser
 
+
+def _references(seconds: float) -> dict:
+    """The reference workloads that are installed: PettingZoo's hold'em and OpenSpiel's Leduc."""
     workloads = {}
     try:
         holdem_env()
-        workloads["pettingzoo texas_holdem_v4 (aec)"] = lambda: aec_loop(holdem_env, args.seconds)
+        workloads["pettingzoo texas_holdem_v4 (aec)"] = lambda: aec_loop(holdem_env, seconds)
     except ImportError as exc:
         print(f"texas_holdem_v4 unavailable ({exc}); pip install -e '.[bench]'", file=sys.stderr)
     try:
         import pyspiel  # noqa: F401
 
-        workloads["openspiel leduc_poker (engine+tensor)"] = lambda: leduc_loop(args.seconds)
+        workloads["openspiel leduc_poker (engine+tensor)"] = lambda: leduc_loop(seconds)
     except ImportError:
         print("open_spiel unavailable; pip install -e '.[bench]'", file=sys.stderr)
-    goals = {}
+    return workloads
+
+
+def _our_workloads(args) -> tuple[dict, dict]:
+    """Each game's workloads (AEC, engine + observation, and with --split the rules alone) and goals."""
+    import smuggle_envs
+    from smuggle_envs.core.fields import ByteGame
+
+    workloads, goals = {}, {}
     for env_id in args.envs.split(","):
         game_cls = smuggle_envs.game_class(env_id)
         players = min(max(args.players, game_cls.min_players), game_cls.max_players)
@@ -153,33 +161,46 @@ def main(argv=None) -> dict:
             workloads[f"{name} (rules)"] = lambda e=env_id, p=players: rules_loop(
                 smuggle_envs.make_game(e, num_players=p), args.seconds
             )
+    return workloads, goals
 
+
+def main(argv=None) -> dict:
+    global clock
+    args = _parser().parse_args(argv)
+    clock = CLOCKS[args.clock]
+    workloads = _references(args.seconds)
+    ours, goals = _our_workloads(args)
+    workloads.update(ours)
     best = {name: 0.0 for name in workloads}
     for _ in range(args.repeats):
         for name, run in workloads.items():
             best[name] = max(best[name], run())
-
-    holdem = best.get("pettingzoo texas_holdem_v4 (aec)")
-    leduc = best.get("openspiel leduc_poker (engine+tensor)")
     print(f"clock: {'the process CPU time' if args.clock == 'cpu' else 'the wall clock'} (--clock {args.clock})")
     print(f"{'workload':45s} {'decisions/s':>12s}  {'ratio':34s} goal")
     for name, rate in best.items():
-        ratio = goal = ""
-        if name.endswith("(aec)") and holdem and not name.startswith("pettingzoo"):
-            ratio = f"{rate / holdem:6.1f}x texas_holdem_v4"
-            goal = _goal(rate / holdem, goals[name])
-        elif name.endswith("(engine+obs)") and leduc:
-            ratio = f"{rate / leduc:6.2f}x leduc_poker"
-            goal = _goal(rate / leduc, goals[name])
-        elif name.endswith("(rules)"):
-            with_obs = best[name.replace("(rules)", "(engine+obs)")]
-            ratio = f"{rate / leduc:6.2f}x leduc_poker" if leduc else ""
-            goal = f"the observation is {1 - with_obs / rate:.0%} of engine+obs"
-        print(f"{name:45s} {rate:12,.0f}  {ratio:34s} {goal}".rstrip())
+        print(_line(name, rate, best, goals))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(best, f, indent=2)
     return best
+
+
+def _line(name: str, rate: float, best: dict, goals: dict) -> str:
+    """One row of the table: the rate, its ratio to the reference and the goal."""
+    holdem = best.get("pettingzoo texas_holdem_v4 (aec)")
+    leduc = best.get("openspiel leduc_poker (engine+tensor)")
+    ratio = goal = ""
+    if name.endswith("(aec)") and holdem and not name.startswith("pettingzoo"):
+        ratio = f"{rate / holdem:6.1f}x texas_holdem_v4"
+        goal = _goal(rate / holdem, goals[name])
+    elif name.endswith("(engine+obs)") and leduc:
+        ratio = f"{rate / leduc:6.2f}x leduc_poker"
+        goal = _goal(rate / leduc, goals[name])
+    elif name.endswith("(rules)"):
+        with_obs = best[name.replace("(rules)", "(engine+obs)")]
+        ratio = f"{rate / leduc:6.2f}x leduc_poker" if leduc else ""
+        goal = f"the observation is {1 - with_obs / rate:.0%} of engine+obs"
+    return f"{name:45s} {rate:12,.0f}  {ratio:34s} {goal}".rstrip()
 
 
 def _goal(ratio: float, goal: float) -> str:

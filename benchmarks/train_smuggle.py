@@ -47,6 +47,28 @@ def git_commit() -> str:
         return "?"
 
 
+def _checks(results: list) -> dict:
+    """Smuggle's targets, met or not."""
+    checks = {}
+    for r in results:
+        if r.opponent == "random":
+            checks["random >= 60%"] = r.win_rate >= TARGETS["random"]
+        elif r.opponent == "rule":
+            checks["rule > 25%, CI above 25%"] = r.ci[0] > TARGETS["rule"]
+    return checks
+
+
+def _provenance() -> dict:
+    """The command, machine and commit of the run."""
+    return {
+        "command": " ".join([Path(sys.executable).name] + sys.argv),
+        "cpus": os.cpu_count(),
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "commit": git_commit(),
+    }
+
+
 def bench(
     env_id: str, players: int | None, steps: int | None, games: int, seed: int, out: Path, skip_train: bool
 ) -> dict:
@@ -79,14 +101,8 @@ def bench(
         f"{seed}+g; 95% Wilson intervals ==="
     )
     print(results_table(results))
-    checks = {}
-    if env_id == "smuggle_v0":
-        for r in results:
-            base = r.opponent
-            if base == "random":
-                checks["random >= 60%"] = r.win_rate >= TARGETS["random"]
-            elif base == "rule":
-                checks["rule > 25%, CI above 25%"] = r.ci[0] > TARGETS["rule"]
+    checks = _checks(results) if env_id == "smuggle_v0" else {}
+    if checks:
         print("targets: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in checks.items()))
     if wall is not None:
         print(
@@ -100,16 +116,12 @@ def bench(
         "steps": config.steps,
         "games": games,
         "seed": seed,
-        "command": " ".join([Path(sys.executable).name] + sys.argv),
+        **_provenance(),
         "train_wall_s": wall,
         "train_cpu_s": cpu,
         "eval_wall_s": eval_wall,
         "load_average_before": load_before,
         "load_average_after": load_after,
-        "cpus": os.cpu_count(),
-        "machine": platform.platform(),
-        "python": platform.python_version(),
-        "commit": git_commit(),
         "config": config.to_dict(),
         "results": [r.to_dict() for r in results],
         "targets": checks,
