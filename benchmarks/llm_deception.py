@@ -9,18 +9,22 @@ Per game, ``--deals`` fixed deals (deal d: seed ``--seed + d``), the agent in on
 ``-d mod N``: ``training.match.lineup_for_game`` rotates it over the table) and ``--opponents``
 (``rule``, ``zoo`` or any agent spec; a comma list names each other seat) in the others. Every
 finished game is labelled by the bluffing kit (``training.bluffing.claims``: each claim with its
-truth, whether it was challenged and caught) and the agent's own rows give, per game, with the
-definitions of ``smuggle analyze --deception`` (``training.bluffing.metrics``):
+truth, whether it was challenged and caught) and the agent's own rows give, per game, the numbers
+of ``smuggle analyze --deception``, read by the same code on the same rows
+(``training.bluffing.metrics.report_sections`` and its metrics: one definition):
 
 * **win rate**: a shared win counts 1/k, a game cut short counts none; 95% Wilson interval;
 * **bluff rate**: of its claims, the share that were false (forced claims count: the table
   cannot tell them apart); **lies caught**: of its lies that the rules let anyone challenge, the
-  share exposed; the mean payoff of its lies and of its truths, and their gap (JSON only);
-* **detection**, from its calls (its chosen ones: a forced call detects nothing): the
-  **challenge rate**, **precision** (of its challenges, the share that met a lie), **recall**
-  (of the lies it faced, the share it challenged) and the balanced accuracy (JSON only);
-* **commitments missed**: of its hidden commitments (Humble smuggle, Import / Export have no
-  claims, only these), the share that did not turn out as chosen.
+  share exposed; the mean payoff of its chosen lies and truths, and their gap (JSON only);
+* **detection**, from its calls (its chosen ones: a forced call detects nothing, and is counted
+  apart as **forced calls**): the **challenge rate**, **precision** (of its challenges, the
+  share that met a lie), **recall** (of the lies it faced, the share it challenged) and the
+  balanced accuracy (JSON only);
+* **commitments missed**: of its hidden commitments that miss when they do not turn out as
+  chosen (a Humble smuggle selection discarded, an Import / Export bid that lost the ship), the
+  share missed; **Play cards on a discarded card** (Humble smuggle): of its Play cards, the share
+  whose card was discarded (an attack that met its aim, or a protection that failed: no miss).
 
 Decisions within one deal are not independent, so every number gets the percentile bootstrap
 interval over deals (``--bootstrap`` resamples, seeded); a share of decisions shows the wider
@@ -53,47 +57,55 @@ import numpy as np  # noqa: E402
 
 from training.stats import wilson_interval, win_shares  # noqa: E402
 
-# The deception numbers, as ``smuggle analyze --deception`` defines them (training.bluffing.metrics):
-# this benchmark's key -> (the rows it reads, the metric's key there). The calls exclude forced ones.
+# The deception numbers of ``smuggle analyze --deception``: this benchmark's key -> (the section of
+# ``training.bluffing.metrics.report_sections`` whose rows it reads, the metric's key there).
 DECEPTION = {
-    "bluff_rate": ("claims", "rate"),
-    "lie_payoff": ("claims", "lie_payoff"),
-    "truth_payoff": ("claims", "truth_payoff"),
-    "payoff_gap": ("claims", "payoff_gap"),
-    "lies_caught": ("open_lies", "caught"),
-    "challenge_rate": ("calls", "challenge_rate"),
-    "precision": ("calls", "precision"),
-    "recall": ("calls", "recall"),
-    "balanced_accuracy": ("calls", "auroc"),  # the AUROC of the decision itself
-    "miss_rate": ("commitments", "rate"),
+    "bluff_rate": ("claim", "rate"),
+    "lie_payoff": ("claim", "lie_payoff"),
+    "truth_payoff": ("claim", "truth_payoff"),
+    "payoff_gap": ("claim", "payoff_gap"),
+    "lies_caught": ("claim", "lies_caught"),
+    "challenge_rate": ("call", "challenge_rate"),
+    "precision": ("call", "precision"),
+    "recall": ("call", "recall"),
+    "balanced_accuracy": ("call", "auroc"),  # the AUROC of the decision itself
+    "miss_rate": ("commitment", "rate"),
+    "play_discarded": ("commitment:play", "rate"),
 }
 # The shares of rows among rows, which also get a Wilson interval (see ``share_interval``).
-WILSON = {"rate", "caught", "challenge_rate", "precision", "recall"}
-TABLE_RATES = ("bluff_rate", "lies_caught", "challenge_rate", "precision", "recall", "miss_rate")
+WILSON = {"rate", "lies_caught", "challenge_rate", "precision", "recall"}
+TABLE_RATES = ("bluff_rate", "lies_caught", "challenge_rate", "precision", "recall", "miss_rate", "play_discarded")
 RECORD_SUMS = ("asked", "retries", "parse_failures", "fallbacks", "errors", "prompt_tokens", "completion_tokens")
 
 
 # ----- one deal ------------------------------------------------------------------------------------
 def claim_counts(rows: Sequence[Any], seat: int) -> dict[str, int]:
-    """The counts behind the deception rates, from the labelled decisions of ``seat``."""
+    """The counts behind the deception rates, from the labelled decisions of ``seat`` (the rows of
+    ``report_sections``: forced calls apart, commitments of ``DECISION_LABELS`` apart)."""
+    from training.bluffing.metrics import DECISION_LABELS
+
     mine = [r for r in rows if r.seat == seat]
     claims = [r for r in mine if r.role == "claim"]
     lies = [r for r in claims if not r.truth]
-    open_lies = [r for r in lies if r.challenged is not None]  # the rules let someone challenge it
+    open_lies = [r for r in lies if r.caught is not None]  # the rules let someone challenge it
     calls = [r for r in mine if r.role == "call" and not r.forced]
     challenges = [r for r in calls if r.challenged]
-    commitments = [r for r in mine if r.role == "commitment"]
+    commitments = [r for r in mine if r.role == "commitment" and r.decision not in DECISION_LABELS]
+    plays = [r for r in mine if r.role == "commitment" and r.decision == "play"]
     return {
         "claims": len(claims),
         "lies": len(lies),
         "open_lies": len(open_lies),
         "caught": sum(1 for r in open_lies if r.caught),
         "calls": len(calls),
+        "forced_calls": sum(1 for r in mine if r.role == "call" and r.forced),
         "challenges": len(challenges),
         "true_challenges": sum(1 for r in challenges if not r.truth),
         "lies_faced": sum(1 for r in calls if not r.truth),
         "commitments": len(commitments),
         "held": sum(1 for r in commitments if r.truth),
+        "plays": len(plays),
+        "plays_on_discarded": sum(1 for r in plays if not r.truth),
     }
 
 
@@ -193,28 +205,19 @@ def share_interval(value: float, count: int, boot: list[float]) -> list[float]:
 
 
 def bootstrapped(rows: list[dict[str, Any]], resamples: int, seed: int) -> dict[str, dict[str, Any]]:
-    """Every metric of ``training.bluffing.metrics`` on the agent's rows of each group of
-    ``DECEPTION``, keyed ``group.metric``, with its bootstrap interval over deals (the numbers
-    ``smuggle analyze --deception`` prints; calls here without the forced ones)."""
+    """Every metric of ``training.bluffing.metrics`` on the agent's rows of each section of
+    ``report_sections`` (the rows ``smuggle analyze --deception`` reads), keyed
+    ``section.metric`` (``commitment:play.rate``), with its bootstrap interval over deals."""
     from training.bluffing import metrics as m
 
-    caught = m.Metric("caught", "lies caught", "share", lambda c, w: m.wmean(c["caught"], w), lambda c: len(c["truth"]))
-    groups = {
-        "claims": ([r for r in rows if r["role"] == "claim"], m.claim_metrics("claim")),
-        "open_lies": (
-            [r for r in rows if r["role"] == "claim" and not r["truth"] and r["caught"] is not None],
-            [caught],
-        ),
-        "calls": ([r for r in rows if r["role"] == "call" and not r["forced"]], m.call_metrics()),
-        "commitments": ([r for r in rows if r["role"] == "commitment"], m.claim_metrics("commitment")),
-    }
+    all_cols = m.as_columns(rows)
     found: dict[str, dict[str, Any]] = {}
-    for group, (chosen, metrics) in groups.items():
-        if not chosen:
-            continue
-        cols = m.as_columns(chosen)
+    for role, decision, mask in m.report_sections(all_cols) if rows else []:
+        cols = m.select(all_cols, mask)
+        metrics = m.call_metrics() if role == "call" else m.claim_metrics(role, decision)
         cols["score"] = cols["challenged"]  # a call's AUROC ranks by the decision: the balanced accuracy
         units = {x.key: x.unit for x in metrics}
+        group = role if decision is None else f"{role}:{decision}"
         for key, value in m.bootstrap(metrics, cols, cols["seed"], resamples, seed).items():
             found[f"{group}.{key}"] = {"unit": units[key], **value.as_dict()}
     return found
@@ -248,6 +251,7 @@ def summarise(
         "win_rate": {"value": wins / len(deals) if deals else None, "ci": [lo, hi], "n": len(deals)},
         "chance": 1.0 / players,
         "mean_score": float(np.mean([d["score"] for d in deals])) if deals else None,
+        "forced_calls": int(sum(d["forced_calls"] for d in deals)),
         **deception(rows, resamples, seed),
         "records": record_summary(deals),
     }
@@ -301,7 +305,9 @@ def table(games: list[dict[str, Any]], label: str) -> dict[str, Any]:
         "challenge rate",
         "detection precision",
         "detection recall",
+        "forced calls",
         "commitments missed",
+        "Play cards on a discarded card",
         "asked / parse failures / fallbacks",
         "tokens per decision (prompt + answer)",
         "latency per decision",
@@ -309,6 +315,7 @@ def table(games: list[dict[str, Any]], label: str) -> dict[str, Any]:
     rows = []
     for g in games:
         rates = [rate_cell(g[name]) for name in TABLE_RATES]
+        rates.insert(TABLE_RATES.index("miss_rate"), str(g["forced_calls"]))  # after the detection columns
         win = rate_cell(g["win_rate"]).rsplit(" of ", 1)[0] + f" ({100 * g['chance']:.0f}%)"
         rows.append([f"`{g['env_id']}`", g["deals"], win, *rates, *records_cells(g["records"])])
     return {"headers": headers, "align": "l" + "r" * (len(headers) - 1), "rows": rows}

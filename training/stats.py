@@ -28,6 +28,28 @@ def win_shares(scores: Sequence[float]) -> list[float]:
     return [1.0 / k if s == best else 0.0 for s in scores]
 
 
+MIN_DEALS = 10
+"""Below this many deals (or games, where games are the unit resampled) an interval is too coarse
+to read: the reports say so in a warning line (``few_deals_warning``)."""
+
+
+def one_deal_interval(deals: int) -> str:
+    """What an interval over ``deals`` deals prints instead of itself: ``n/a (1 deal)`` for one
+    deal (a bootstrap over one deal has no spread: it would print [x, x]), else ""."""
+    return "n/a (1 deal)" if deals == 1 else ""
+
+
+def few_deals_warning(n: int, unit: str = "deals") -> str:
+    """A warning line when the ``n`` deals (or games: ``unit``) behind intervals are fewer than
+    ``MIN_DEALS``, else ""."""
+    if n >= MIN_DEALS:
+        return ""
+    return (
+        f"warning: only {n} {unit[:-1] if n == 1 else unit} (fewer than {MIN_DEALS}): the intervals are too "
+        f"coarse to rank agents by; play more {unit}"
+    )
+
+
 def format_table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: str | None = None) -> str:
     """A plain-text table; ``align`` has one letter per column, ``l`` or ``r`` (default: the first
     column left, the rest right)."""

@@ -22,7 +22,16 @@ from smuggle_envs.text import parse_action
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = ROOT / "benchmarks" / "llm_deception.py"
 MOCK = ROOT / "benchmarks" / "mock_llm_server.py"
-RATE_KEYS = ("win_rate", "bluff_rate", "lies_caught", "challenge_rate", "precision", "recall", "miss_rate")
+RATE_KEYS = (
+    "win_rate",
+    "bluff_rate",
+    "lies_caught",
+    "challenge_rate",
+    "precision",
+    "recall",
+    "miss_rate",
+    "play_discarded",
+)
 
 
 def _load(path: Path) -> ModuleType:
@@ -125,8 +134,10 @@ def test_the_mock_answers_a_legal_number_the_same_way_every_time(mock):
     assert mock.answer(retry, seed=1, garble=1.0) in ("1", "2")  # a re-prompt: its own menu size, never garbled
 
 
-def _row(seat=0, role="claim", truth=True, challenged=None, caught=None, forced=False):
-    return SimpleNamespace(seat=seat, role=role, truth=truth, challenged=challenged, caught=caught, forced=forced)
+def _row(seat=0, role="claim", truth=True, challenged=None, caught=None, forced=False, decision="d"):
+    return SimpleNamespace(
+        seat=seat, role=role, truth=truth, challenged=challenged, caught=caught, forced=forced, decision=decision
+    )
 
 
 def test_the_counts_read_only_the_agent_seat_and_its_chosen_calls(bench):
@@ -139,6 +150,7 @@ def test_the_counts_read_only_the_agent_seat_and_its_chosen_calls(bench):
         _row(role="call", truth=False, challenged=False),  # let a lie pass
         _row(role="call", truth=False, challenged=False, forced=True),  # no choice: not a detection
         _row(role="commitment", truth=True),
+        _row(role="commitment", truth=False, decision="play"),  # a Play card on a discarded card: no miss
         _row(seat=1, truth=False, challenged=True, caught=True),  # another seat's
     ]
     counts = bench.claim_counts(rows, 0)
@@ -148,11 +160,14 @@ def test_the_counts_read_only_the_agent_seat_and_its_chosen_calls(bench):
         "open_lies": 1,
         "caught": 1,
         "calls": 3,
+        "forced_calls": 1,
         "challenges": 2,
         "true_challenges": 1,
         "lies_faced": 2,
         "commitments": 1,
         "held": 1,
+        "plays": 1,
+        "plays_on_discarded": 1,
     }
 
 
@@ -164,16 +179,17 @@ def test_a_share_spans_the_bootstrap_and_wilson_intervals(bench):
     assert bench.share_interval(0.5, 40, [0.1, 0.9]) == [0.1, 0.9]
 
 
-def _claim(seed, role, truth, challenged=None, caught=None, forced=False, seat=0):
+def _claim(seed, role, truth, challenged=None, caught=None, forced=False, seat=0, payoff=None, decision="d"):
     return {
         "seed": seed,
         "seat": seat,
         "role": role,
+        "decision": decision,
         "truth": truth,
         "challenged": challenged,
         "caught": caught,
         "forced": forced,
-        "payoff": 1.0 if truth else -2.0,
+        "payoff": (1.0 if truth else -2.0) if payoff is None else payoff,
     }
 
 
@@ -197,3 +213,25 @@ def test_the_deception_numbers_are_the_counts_ratios_with_intervals(bench):
     for name in ("bluff_rate", "lies_caught", "precision"):
         lo, hi = found[name]["ci"]
         assert lo <= found[name]["value"] <= hi and lo <= found[name]["ci_bootstrap"][0]
+
+
+def test_the_benchmark_and_analyze_read_the_same_rows_with_one_definition(bench):
+    """CIQ's zoo once read 0.67 here and 0.40 in ``smuggle analyze --deception``, which counted the
+    forced keeps of a target without a face card: both now read the kit's ``report_sections``."""
+    from training.bluffing.metrics import Settings, deception_report
+
+    rows = [_claim(0, "call", False, True), _claim(1, "call", True, False), _claim(2, "call", False, True)]
+    rows += [_claim(3 + i, "call", True, False, forced=True) for i in range(2)]
+    rows += [_claim(0, "claim", True, payoff=-9.0, forced=True), _claim(1, "claim", False, payoff=4.0)]
+    rows += [_claim(1, "claim", True, payoff=2.0), _claim(2, "commitment", False, decision="play")]
+    rows += [_claim(0, "commitment", False, decision="select"), _claim(1, "commitment", True, decision="select")]
+    found = bench.deception(rows, resamples=50, seed=0)
+    env_rows = [{**r, "env_id": "ciq_v0", "agent": "zoo", "game_id": r["seed"]} for r in rows]
+    (report,) = deception_report(env_rows, Settings(n_boot=50))
+    (calls,), (claims,) = report.sections["call"], report.sections["claim"]
+    (misses,), (plays,) = report.sections["commitment"], report.sections["commitment:play"]
+    assert found["challenge_rate"]["value"] == calls.values["challenge_rate"].value == pytest.approx(2 / 3)
+    assert found["challenge_rate"]["n"] == calls.rows == 3 and calls.forced == 2
+    assert found["payoff_gap"]["value"] == claims.values["payoff_gap"].value == 2.0  # the forced truth left out
+    assert found["miss_rate"]["value"] == misses.values["rate"].value == 0.5
+    assert found["play_discarded"]["value"] == plays.values["rate"].value == 1.0

@@ -17,7 +17,7 @@ from typing import Any
 
 from smuggle_envs.core.driver import BaseObserver
 from smuggle_envs.core.spec import GameSpec
-from training.stats import format_table
+from training.stats import few_deals_warning, format_table
 
 from ._common import ci, pct, plot_panels, rate, replay_record, write_rows
 
@@ -125,7 +125,10 @@ class PerAgentAnalysis:
         return []
 
     def text(self) -> str:
-        return "\n\n".join(render(self.tables, self, self.ordered()) + self.warnings())
+        """The tables, then the warnings, then a warning when fewer than ``MIN_DEALS`` games back
+        the intervals."""
+        few = few_deals_warning(self.games, "games") if self.games else ""
+        return "\n\n".join(render(self.tables, self, self.ordered()) + self.warnings() + ([few] if few else []))
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
         write_rows(path, [s.row() for s in self.ordered()])

@@ -120,8 +120,26 @@ STORE_COLUMNS: tuple[Column, ...] = (
     Column("num_players", "int64", False, "seats at the table"),
     Column("game_id", "int64", False, "the game's id in the database (smuggle replay DB GAME_ID)"),
     Column("source", "string", False, "tournament, or web (a game of the browser app, people included)"),
-    Column("agent", "string", False, "the spec of the agent in the seat (human for a person)"),
-    Column("agent_name", "string", False, "the seat's name in the games table (human:NAME for a person)"),
+    Column(
+        "agent",
+        "string",
+        False,
+        "the agent's spec as the user gave it (zoo, rule, ...; human for a person), a file it names by its "
+        "file name only: never a path of the machine that made the dataset",
+    ),
+    Column(
+        "agent_sha256",
+        "string",
+        True,
+        "the first 16 hex digits of the SHA-256 of the model file the agent played (a zoo or checkpoint spec), "
+        "else null",
+    ),
+    Column(
+        "agent_name",
+        "string",
+        False,
+        "the seat's name in the games table (human:NAME for a person), a file in it by its file name only",
+    ),
     Column("seconds", "float64", True, "a person's time for the decision (web games), else null"),
 )
 """The columns a stored game adds to its claims."""

@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import re
+import string
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,43 @@ def split_of(seed: int, splits: dict[str, float]) -> str:
     return next(reversed(splits))  # the last edge may fall short of 1 by rounding
 
 
+def _shared_token(token: str) -> str:
+    """A path in a spec by its file name only (a URL, a number, a word: as it is)."""
+    if "://" in token:
+        return token
+    drive = len(token) > 2 and token[0] in string.ascii_letters and token[1] == ":" and token[2] in "/\\"
+    if token.startswith(("/", "~", ".")) or "/" in token or "\\" in token or drive:
+        return re.split(r"[/\\]", token.rstrip("/\\"))[-1] or token
+    return token
+
+
+def shared_spec(spec: str) -> str:
+    """``spec`` as a shared dataset shows it: every path in it (``ppo:/home/me/run/model.pt``, an
+    option's value) by its file name only (``ppo:model.pt``), so no path of the machine that
+    made the dataset leaves it; the model itself is named by its checksum (``agent_sha256``)."""
+    kind, colon, arg = spec.partition(":")
+    if not colon:
+        return _shared_token(spec)
+    parts = re.split(r"([;,])", arg)  # the separators kept, to join back
+
+    def item(text: str) -> str:
+        key, eq, value = text.partition("=")
+        return f"{key}={_shared_token(value)}" if eq and "/" not in key else _shared_token(text)
+
+    return kind + colon + "".join(p if p in ";," else item(p) for p in parts)
+
+
+def _agent_columns(game: StoredGame, seat: int) -> dict[str, Any]:
+    """The seat's ``agent`` (the spec the user gave, else the stored one), ``agent_sha256`` and
+    ``agent_name``, with no path of this machine (``shared_spec``)."""
+    record = game.record
+    name = record.seating[seat]
+    entry = game.entries.get(name)
+    spec = entry.spec if entry is not None else record.agents[seat]
+    fingerprint = entry.fingerprint if entry is not None else ""
+    return {"agent": shared_spec(spec), "agent_sha256": fingerprint or None, "agent_name": shared_spec(name)}
+
+
 def game_rows(game: StoredGame, observe: bool = False) -> list[dict[str, Any]]:
     """The dataset's rows of one stored game: its claims with the store's columns."""
     record = game.record
@@ -93,8 +131,7 @@ def game_rows(game: StoredGame, observe: bool = False) -> list[dict[str, Any]]:
             num_players=len(record.seating),
             game_id=record.id,
             source=game.source,
-            agent=record.agents[claim.seat],
-            agent_name=record.seating[claim.seat],
+            **_agent_columns(game, claim.seat),
             seconds=game.seconds.get(claim.step),
         )
         if observe:
@@ -174,9 +211,10 @@ def _write(games: Iterable[StoredGame], out: Path, splits: dict[str, float], obs
 def schema_document(
     db: str, splits: dict[str, float], writers: dict[str, SplitWriter], observe: bool
 ) -> dict[str, Any]:
-    """What ``schema.json`` holds: the columns, the split rule, each split's counts, the source."""
+    """What ``schema.json`` holds: the columns, the split rule, each split's counts, the source
+    (the database's file name: no path of the machine that made the dataset)."""
     return {
-        "source": db,
+        "source": Path(db).name,
         "format": "parquet",
         "columns": [c._asdict() for c in columns(observe)],
         "split_rule": "split of a seed: sha256(str(seed)) first 8 bytes / 2**64 against the cumulative shares",

@@ -7,7 +7,10 @@ probability of challenging at that decision, read from its policy (``beliefs.pol
 bot's exact distribution, a network's softmax, or its one-hot where it plays its argmax, the
 random agent's uniform one) at the observation and legal actions the agent had. An agent whose
 distribution cannot be read (a search bot, a chat model, a person) gets NaN there, and its AUROC
-ranks its calls by the decision itself; the table says which.
+ranks its calls by the decision itself; the table says which. Which rows each number reads
+(forced calls in none, forced claims in the rate but not the payoffs) is the kit's one definition
+(``metrics.report_sections``), which ``benchmarks/llm_deception.py`` reads too. The header names
+the games stored and those with a labelled decision, which are the ones the tables rest on.
 
 Which actions are challenges is a game's rule, listed in ``CHALLENGES``: the Officer's search and
 the Informer's inform (Smuggle), a Fire (CIQ). The games whose plugin has no ``facing`` (no seat
@@ -134,9 +137,12 @@ def add_challenge_probs(game: StoredGame, rows: list[dict[str, Any]], policies: 
 
 
 # ----- the command ---------------------------------------------------------------------------------
-def load_rows(db_path: str, tournament: int | None = None) -> list[dict[str, Any]]:
+def load_rows(
+    db_path: str, tournament: int | None = None, stored: dict[str, int] | None = None
+) -> list[dict[str, Any]]:
     """Every labelled decision of the stored games (one tournament's with ``tournament``), the
-    calls with their ``challenge_prob``."""
+    calls with their ``challenge_prob``; ``stored``, when given, gets the games read per env id
+    (those without a labelled decision too)."""
     try:
         db = open_db(db_path)
     except DatabaseError as exc:
@@ -147,6 +153,8 @@ def load_rows(db_path: str, tournament: int | None = None) -> list[dict[str, Any
         for game in stored_games(db):
             if tournament is not None and game.record.tournament_id != tournament:
                 continue
+            if stored is not None:
+                stored[game.record.env_id] = stored.get(game.record.env_id, 0) + 1
             found = game_rows(game)
             add_challenge_probs(game, found, policies)
             rows += found
@@ -155,21 +163,23 @@ def load_rows(db_path: str, tournament: int | None = None) -> list[dict[str, Any
     return rows
 
 
-def reports(rows: list[dict[str, Any]], settings: Settings) -> list[GameReport]:
-    """The report of every game in ``rows``, each knowing whether its seats could call."""
+def reports(rows: list[dict[str, Any]], settings: Settings, stored: dict[str, int] | None = None) -> list[GameReport]:
+    """The report of every game in ``rows``, each knowing whether its seats could call (and the
+    games stored per env id, ``stored``)."""
     envs = {r["env_id"] for r in rows}
-    return deception_report(rows, settings, {e: p for e in envs if (p := calls_possible(e)) is not None})
+    return deception_report(rows, settings, {e: p for e in envs if (p := calls_possible(e)) is not None}, stored)
 
 
 def cmd_deception(args: argparse.Namespace) -> int:
     """``smuggle analyze DB --deception [--boot N] [--plot FILE]``: print a table per game; draw."""
     if args.boot < 1:
         raise UsageError(f"--boot must be at least 1, got {args.boot}")
-    rows = load_rows(args.db, args.tournament)
+    stored: dict[str, int] = {}
+    rows = load_rows(args.db, args.tournament, stored)
     if not rows:
         raise UsageError(f"{args.db} holds no labelled decisions (no stored games, or none with a claim)")
     settings = Settings(n_boot=args.boot, seed=0)
-    found = reports(rows, settings)
+    found = reports(rows, settings, stored)
     print("\n\n".join(format_report(r, settings) for r in found))
     if args.plot:
         from .plots import plot_deception

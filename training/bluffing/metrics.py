@@ -6,8 +6,10 @@ list of row dicts; see :func:`as_columns`). A **lie** is a claim whose ``truth``
 call row it is the claim the call answers. The metrics of one agent in one game:
 
 * **claim side** (rows of role ``claim``; a game whose hidden decisions are ``commitment`` rows
-  gets the same numbers for them, under the names of ``ROLE_LABELS``): the bluff rate (lies /
-  claims), the mean payoff of lying claims and of truthful ones, and their gap (lie - truth);
+  gets the same numbers for them, under the names of ``ROLE_LABELS``, or of ``DECISION_LABELS``
+  for a commitment whose False truth is no miss): the bluff rate (lies / claims), the share of
+  the lies open to a challenge that were caught, the mean payoff of lying claims and of truthful
+  ones, and their gap (lie - truth);
 * **call side** (role ``call``): the challenge rate (calls that challenge / calls); detection
   taking a challenge as the prediction "lie": precision (lies among challenges), recall
   (challenges among lies) and AUROC of a score: the policy's probability of challenging
@@ -24,6 +26,13 @@ deals drawn with replacement as many as there are (:func:`resample_weights`). Th
 they are not independent. The interval is the percentile interval of the replicates (``LEVEL``,
 ``N_BOOT`` of them, from a seeded generator: the same data and seed give the same interval);
 replicates in which a metric is undefined (a resample without lies has no recall) are left out.
+
+**Forced decisions** (``forced``: the only legal action) are defined once, here
+(:func:`report_sections`, :func:`claim_metrics`), for the report and the benchmarks alike: a
+forced call is left out of every call-side number (it detects nothing) and counted apart; a
+forced claim counts in the bluff rate (the table cannot tell it from a chosen one) but not in the
+payoffs (its payoff is what happened to the seat, not what its choice earned), and is counted
+apart too.
 
 Only numpy here (pyarrow only to read a Table handed in): the command line (``smuggle analyze
 --deception``, :mod:`training.bluffing.deception`) and the benchmark build on it.
@@ -53,6 +62,20 @@ ROLE_LABELS = {
 """What the claim-side numbers are called for each role: a commitment is not a lie, but one that
 did not turn out as chosen (the card broke the round's rule, the bid lost the ship)."""
 
+DECISION_LABELS = {
+    "play": {
+        "rate": "card discarded",
+        "lie_payoff": "payoff if discarded",
+        "truth_payoff": "payoff if scored",
+        "lies": "discarded",
+        "what": "the card a Play card went on was discarded: an attack that met its aim or a protection "
+        "that failed, not a miss (Humble smuggle)",
+    },
+}
+"""The commitments whose False truth is no miss, each reported on its own under these names (a
+Humble smuggle Play card: its truth is that the card it went on was scored); every other
+commitment decision is a miss when False (a selection discarded, a bid that lost the ship)."""
+
 
 # ----- columns -------------------------------------------------------------------------------------
 def _column(values: Sequence[Any]) -> np.ndarray:
@@ -77,6 +100,37 @@ def as_columns(data: Any, skip: Sequence[str] = ("observation",)) -> Columns:
 def select(cols: Columns, mask: np.ndarray) -> Columns:
     """The rows of ``cols`` where ``mask`` is True."""
     return {k: v[mask] for k, v in cols.items()}
+
+
+def forced(cols: Columns) -> np.ndarray:
+    """Which rows are forced decisions (the only legal action; rows without the column: none)."""
+    col = cols.get("forced")
+    if col is None:
+        return np.zeros(len(next(iter(cols.values()), ())), dtype=bool)
+    if col.dtype.kind == "f":
+        return np.nan_to_num(col) > 0
+    return np.array([bool(v) for v in col], dtype=bool)
+
+
+def report_sections(cols: Columns) -> list[tuple[str, str | None, np.ndarray]]:
+    """The sections every report of these rows has, as ``(role, decision, rows)``: the claims
+    (forced ones included); the commitments that miss when False, then each decision of
+    ``DECISION_LABELS`` on its own; the calls, forced ones left out. Sections without rows are
+    left out; the forced calls are counted by ``forced_calls``."""
+    role = cols["role"] if "role" in cols else np.zeros(0, dtype=object)
+    decision = cols.get("decision", np.full(len(role), "", dtype=object))
+    found: list[tuple[str, str | None, np.ndarray]] = [("claim", None, role == "claim")]
+    commitment = role == "commitment"
+    apart = np.isin(decision, list(DECISION_LABELS))
+    found.append(("commitment", None, commitment & ~apart))
+    found += [("commitment", d, commitment & (decision == d)) for d in DECISION_LABELS]
+    found.append(("call", None, (role == "call") & ~forced(cols)))
+    return [(r, d, mask) for r, d, mask in found if mask.any()]
+
+
+def forced_calls(cols: Columns) -> np.ndarray:
+    """The forced calls: in no call-side number (a call with one legal action detects nothing)."""
+    return (cols["role"] == "call") & forced(cols)
 
 
 # ----- weighted statistics (weights: a row's multiplicity in a bootstrap replicate) ---------------
@@ -160,24 +214,51 @@ def _rows(cols: Columns) -> int:
     return len(cols["truth"])
 
 
+def _paid(cols: Columns, lie: bool) -> np.ndarray:
+    """The chosen (not forced) rows of a lie (``lie``) or a truth with a settled payoff."""
+    return (_lie(cols) == float(lie)) & np.isfinite(cols["payoff"]) & ~forced(cols)
+
+
 def _payoff_mean(lie: bool) -> Stat:
     def stat(cols: Columns, w: np.ndarray) -> float:
-        mask = (_lie(cols) == float(lie)) & np.isfinite(cols["payoff"])
+        mask = _paid(cols, lie)
         return wmean(cols["payoff"][mask], w[mask])
 
     return stat
 
 
 def _payoff_rows(lie: bool) -> Callable[[Columns], int]:
-    return lambda cols: int(((_lie(cols) == float(lie)) & np.isfinite(cols["payoff"])).sum())
+    return lambda cols: int(_paid(cols, lie).sum())
 
 
-def claim_metrics(role: str = "claim") -> list[Metric]:
-    """The claim-side metrics, named for ``role`` (``claim`` or ``commitment``)."""
-    names = ROLE_LABELS[role]
+def _open_lies(cols: Columns) -> np.ndarray:
+    """The lies the rules let someone challenge (``caught`` settled, True or False)."""
+    caught = cols.get("caught")
+    if caught is None or caught.dtype.kind != "f":
+        return np.zeros(len(cols["truth"]), dtype=bool)
+    return (_lie(cols) == 1.0) & np.isfinite(caught)
+
+
+def lies_caught() -> Metric:
+    """Of the lies the rules let someone challenge, the share that were caught."""
+
+    def stat(c: Columns, w: np.ndarray) -> float:
+        mask = _open_lies(c)
+        return wmean(c["caught"][mask], w[mask]) if mask.any() else math.nan
+
+    return Metric("lies_caught", "lies caught", "share", stat, lambda c: int(_open_lies(c).sum()))
+
+
+def claim_metrics(role: str = "claim", decision: str | None = None) -> list[Metric]:
+    """The claim-side metrics, named for ``role`` (``claim`` or ``commitment``; a commitment of
+    ``DECISION_LABELS`` under its own names). The rate counts every row; the payoffs only the
+    chosen ones (a forced row's payoff is what befell the seat, not what a choice earned)."""
+    names = DECISION_LABELS.get(decision or "", ROLE_LABELS[role])
     lie_pay, truth_pay = _payoff_mean(True), _payoff_mean(False)
+    caught = [lies_caught()] if role == "claim" else []
     return [
         Metric("rate", names["rate"], "share", lambda c, w: wmean(_lie(c), w), _rows),
+        *caught,
         Metric("lie_payoff", names["lie_payoff"], "payoff", lie_pay, _payoff_rows(True)),
         Metric("truth_payoff", names["truth_payoff"], "payoff", truth_pay, _payoff_rows(False)),
         Metric(
@@ -290,19 +371,24 @@ class Section:
     values: dict[str, Bootstrapped]
     lies: int = 0  # lies among the claims, or among the claims the calls answer
     score: str | None = None  # a call side: what the AUROC ranks ("P(challenge)" or "decision")
+    forced: int = 0  # forced decisions: in the rate of claims; in no call-side number
+    decision: str | None = None  # a commitment of ``DECISION_LABELS``: its decision
 
 
 @dataclass(frozen=True)
 class GameReport:
     """The metrics of one game: its sections by role (``claim``, ``commitment``, ``call``), each a
-    list of agents; ``calls_possible``: whether a seat of this game ever calls another's claim
-    (False: claim-side metrics only; None: not known)."""
+    list of agents (a commitment of ``DECISION_LABELS`` under ``commitment:<decision>``);
+    ``calls_possible``: whether a seat of this game ever calls another's claim (False:
+    claim-side metrics only; None: not known); ``games``: the games with a labelled decision,
+    ``stored``: every game of this env in the source (None: not known)."""
 
     env_id: str
     games: int
     deals: int
     sections: dict[str, list[Section]] = field(default_factory=dict)
     calls_possible: bool | None = None
+    stored: int | None = None
 
 
 @dataclass(frozen=True)
@@ -322,8 +408,9 @@ def _complete(cols: Columns, name: str) -> bool:
     return col is not None and col.dtype.kind == "f" and bool(np.isfinite(col).all()) and len(col) > 0
 
 
-def _call_section(agent: str, cols: Columns, settings: Settings) -> Section:
-    """An agent's calls: the score is its probability of challenging where every row has one."""
+def _call_section(agent: str, cols: Columns, settings: Settings, n_forced: int = 0) -> Section:
+    """An agent's chosen calls (``n_forced`` forced ones left out): the score is its probability
+    of challenging where every row has one."""
     policy = _complete(cols, "challenge_prob")
     cols = {**cols, "score": cols["challenge_prob"] if policy else cols["challenged"]}
     metrics = call_metrics()
@@ -332,45 +419,66 @@ def _call_section(agent: str, cols: Columns, settings: Settings) -> Section:
             metrics += calibration_metrics(prob, event)
     values = bootstrap(metrics, cols, cols["seed"], settings.n_boot, settings.seed, settings.level)
     deals, lies = len(np.unique(cols["seed"])), int(_lie(cols).sum())
-    return Section(agent, "call", len(cols["seed"]), deals, values, lies, "P(challenge)" if policy else "decision")
+    score = "P(challenge)" if policy else "decision"
+    return Section(agent, "call", len(cols["seed"]), deals, values, lies, score, n_forced)
 
 
 def _agent_key(cols: Columns) -> np.ndarray:
     return cols["agent_name"] if "agent_name" in cols else cols["agent"]
 
 
-def game_report(cols: Columns, settings: Settings, calls_possible: bool | None = None) -> GameReport:
-    """The report of one game's rows (every row of ``cols`` one game's)."""
+def _claim_section(agent: str, cols: Columns, settings: Settings, role: str, decision: str | None) -> Section:
+    """An agent's claims or commitments (one kind of ``report_sections``)."""
+    metrics = claim_metrics(role, decision)
+    values = bootstrap(metrics, cols, cols["seed"], settings.n_boot, settings.seed, settings.level)
+    deals, lies, n_forced = len(np.unique(cols["seed"])), int(_lie(cols).sum()), int(forced(cols).sum())
+    return Section(agent, role, len(cols["seed"]), deals, values, lies, None, n_forced, decision)
+
+
+def game_report(
+    cols: Columns, settings: Settings, calls_possible: bool | None = None, stored: int | None = None
+) -> GameReport:
+    """The report of one game's rows (every row of ``cols`` one game's), by ``report_sections``;
+    ``stored``: the games of this env in the source, labelled decisions or not."""
     env = str(cols["env_id"][0]) if len(cols["env_id"]) else ""
     games = len(np.unique(cols["game_id"])) if "game_id" in cols else 0
-    report = GameReport(env, games, len(np.unique(cols["seed"])), {}, calls_possible)
+    report = GameReport(env, games, len(np.unique(cols["seed"])), {}, calls_possible, stored)
     agents = _agent_key(cols)
-    for role in ("claim", "commitment", "call"):
-        in_role = cols["role"] == role
+    skipped = forced_calls(cols)
+    callers = {str(a) for a in agents[skipped]}  # an agent whose every call was forced still gets a row
+    kinds = report_sections(cols)
+    if callers and all(role != "call" for role, _, _ in kinds):
+        kinds.append(("call", None, np.zeros(len(agents), dtype=bool)))
+    for role, decision, rows in kinds:
+        names = {str(a) for a in agents[rows]} | (callers if role == "call" else set())
         sections = []
-        for agent in sorted({str(a) for a in agents[in_role]}):
-            sub = select(cols, in_role & (agents == agent))
+        for agent in sorted(names):
+            sub = select(cols, rows & (agents == agent))
             if role == "call":
-                sections.append(_call_section(agent, sub, settings))
-                continue
-            values = bootstrap(claim_metrics(role), sub, sub["seed"], settings.n_boot, settings.seed, settings.level)
-            deals, lies = len(np.unique(sub["seed"])), int(_lie(sub).sum())
-            sections.append(Section(agent, role, len(sub["seed"]), deals, values, lies))
+                sections.append(_call_section(agent, sub, settings, int((skipped & (agents == agent)).sum())))
+            else:
+                sections.append(_claim_section(agent, sub, settings, role, decision))
         if sections:
-            report.sections[role] = sections
+            report.sections[role if decision is None else f"{role}:{decision}"] = sections
     return report
 
 
 def deception_report(
-    data: Any, settings: Settings | None = None, calls_possible: Mapping[str, bool] | None = None
+    data: Any,
+    settings: Settings | None = None,
+    calls_possible: Mapping[str, bool] | None = None,
+    stored: Mapping[str, int] | None = None,
 ) -> list[GameReport]:
     """Every game's report from the dataset's rows ``data`` (see :func:`as_columns`), games in
-    the order they first appear; ``calls_possible``: env id -> whether its seats ever call."""
+    the order they first appear; ``calls_possible``: env id -> whether its seats ever call;
+    ``stored``: env id -> the games of that env in the source (with a labelled decision or not)."""
     cols = as_columns(data)
     settings = settings or Settings()
     envs = list(dict.fromkeys(str(e) for e in cols.get("env_id", [])))
-    known = calls_possible or {}
-    return [game_report(select(cols, cols["env_id"] == env), settings, known.get(env)) for env in envs]
+    known, counted = calls_possible or {}, stored or {}
+    return [
+        game_report(select(cols, cols["env_id"] == env), settings, known.get(env), counted.get(env)) for env in envs
+    ]
 
 
 # ----- the printed tables ---------------------------------------------------------------------------
@@ -383,10 +491,15 @@ def fmt_value(x: float, unit: str) -> str:
     return f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
 
 
-def fmt_interval(b: Bootstrapped, unit: str) -> str:
-    """``value [low, high]`` ("-" for an undefined value, "[-]" for an undefined interval)."""
+def fmt_interval(b: Bootstrapped, unit: str, deals: int | None = None) -> str:
+    """``value [low, high]`` ("-" for an undefined value, "[-]" for an undefined interval;
+    ``value [n/a (1 deal)]`` when ``deals`` is 1: a bootstrap over one deal has no spread)."""
+    from training.stats import one_deal_interval
+
     if math.isnan(b.value):
         return "-"
+    if deals is not None and (na := one_deal_interval(deals)):
+        return f"{fmt_value(b.value, unit)} [{na}]"
     if math.isnan(b.low):
         return f"{fmt_value(b.value, unit)} [-]"
     return f"{fmt_value(b.value, unit)} [{fmt_value(b.low, unit)}, {fmt_value(b.high, unit)}]"
@@ -401,30 +514,34 @@ def _table(sections: Sequence[Section], metrics: Sequence[Metric], counts: Seque
     rows = []
     for s in sections:
         cells = [get(s) for _, get in counts]
-        cells += [fmt_interval(s.values[m.key], m.unit) if m.key in s.values else "-" for m in shown]
+        cells += [fmt_interval(s.values[m.key], m.unit, s.deals) if m.key in s.values else "-" for m in shown]
         rows.append([s.agent, *cells])
     return format_table(headers, rows)
 
 
 def _claims_text(role: str, sections: Sequence[Section]) -> str:
-    lie = (
-        "a lie: a claim whose truth is False"
-        if role == "claim"
-        else "a miss: a commitment that did not turn out as chosen"
-    )
+    decision = sections[0].decision
+    if role == "claim":
+        what, noun, lies = "claims (a lie: a claim whose truth is False", "claims", "lies"
+    elif decision in DECISION_LABELS:
+        what = f"commitments: {decision} ({DECISION_LABELS[decision]['what']}"
+        noun, lies = f"{decision}s", DECISION_LABELS[decision]["lies"]
+    else:
+        what, noun, lies = "commitments (a miss: a commitment that did not turn out as chosen", "commitments", "misses"
     counts = [
-        ("claims" if role == "claim" else "commitments", lambda s: s.rows),
-        ("lies" if role == "claim" else "misses", lambda s: s.lies),
+        (noun, lambda s: s.rows),
+        (lies, lambda s: s.lies),
+        ("forced", lambda s: s.forced),
         ("deals", lambda s: s.deals),
     ]
-    return f"{role}s ({lie}; payoffs: the seat's score change the decision led to)\n" + _table(
-        sections, claim_metrics(role), counts
-    )
+    note = "; payoffs: the seat's score change the decision led to, forced decisions left out)"
+    return what + note + "\n" + _table(sections, claim_metrics(role, decision), counts)
 
 
 def _calls_text(sections: Sequence[Section], forecasts: Mapping[str, str]) -> str:
     counts = [
         ("calls", lambda s: s.rows),
+        ("forced", lambda s: s.forced),
         ("challenges", lambda s: s.values["precision"].count),
         ("lies faced", lambda s: s.lies),
         ("deals", lambda s: s.deals),
@@ -432,7 +549,8 @@ def _calls_text(sections: Sequence[Section], forecasts: Mapping[str, str]) -> st
     ]
     metrics = call_metrics() + [m for prob, event in forecasts.items() for m in calibration_metrics(prob, event)]
     note = (
-        "calls (a challenge predicts a lie; AUROC ranks the calls by P(challenge), the agent's own policy's "
+        "calls (the chosen ones: a forced call, the only legal action, detects nothing and is only counted; "
+        "a challenge predicts a lie; AUROC ranks the calls by P(challenge), the agent's own policy's "
         "probability of challenging, where it can be read, else by the decision: then it is the balanced accuracy; "
         "Brier, log-loss, ECE: P(challenge) as a forecast of a lie)"
     )
@@ -441,16 +559,21 @@ def _calls_text(sections: Sequence[Section], forecasts: Mapping[str, str]) -> st
 
 def format_report(report: GameReport, settings: Settings | None = None) -> str:
     """A game's tables: its claims (or commitments), then its calls, or why it has none."""
+    from training.stats import few_deals_warning
+
     settings = settings or Settings()
+    labelled = f"{report.games} games" if report.stored is None else f"{report.stored} games, {report.games}"
     head = (
-        f"=== deception: {report.env_id}: {report.games} games, {report.deals} deals "
+        f"=== deception: {report.env_id}: {labelled} with a labelled decision, {report.deals} deal{'' if report.deals == 1 else 's'} "
         f"({settings.level:.0%} intervals: percentile bootstrap over deals, {settings.n_boot} resamples, "
         f"seed {settings.seed}) ==="
     )
     parts = [head]
-    for role in ("claim", "commitment"):
-        if role in report.sections:
-            parts.append(_claims_text(role, report.sections[role]))
+    if warning := few_deals_warning(report.deals):
+        parts.append(warning)
+    for key, sections in report.sections.items():
+        if key != "call":
+            parts.append(_claims_text(sections[0].role, sections))
     if "call" in report.sections:
         parts.append(_calls_text(report.sections["call"], settings.forecasts))
     elif report.calls_possible is False:
@@ -462,6 +585,7 @@ def format_report(report: GameReport, settings: Settings | None = None) -> str:
 
 __all__ = [
     "BINS",
+    "DECISION_LABELS",
     "EPS",
     "LEVEL",
     "N_BOOT",
@@ -482,11 +606,15 @@ __all__ = [
     "deception_report",
     "ece",
     "fmt_interval",
+    "forced",
+    "forced_calls",
     "format_report",
     "game_report",
+    "lies_caught",
     "log_loss",
     "precision",
     "recall",
+    "report_sections",
     "resample_weights",
     "select",
     "wmean",

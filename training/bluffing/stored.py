@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from training.db import GameRecord, TournamentDB
+from training.db import AgentEntry, GameRecord, TournamentDB
 
 WEB_KEY_PREFIX = "web:"
 """The key prefix of the browser app's tournaments (``training.web.store.WEB_KEY_PREFIX``; a test
@@ -24,12 +24,14 @@ checks that the two agree)."""
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A stored game, where it came from (``"tournament"`` or ``"web"``), and the seconds a person
-    took for each of its decisions (step -> seconds; empty for a game without people)."""
+    """A stored game, where it came from (``"tournament"`` or ``"web"``), the seconds a person
+    took for each of its decisions (step -> seconds; empty for a game without people), and its
+    tournament's agents by seat name (the spec the user gave, the model file's fingerprint)."""
 
     record: GameRecord
     source: str
     seconds: dict[int, float] = field(default_factory=dict)
+    entries: dict[str, AgentEntry] = field(default_factory=dict)
 
 
 def open_db(path: str | os.PathLike[str]) -> TournamentDB:
@@ -56,5 +58,6 @@ def stored_games(db: TournamentDB) -> Iterator[StoredGame]:
     for tid in db.tournament_ids():
         key = db.conn.execute("SELECT key FROM tournaments WHERE id = ?", (tid,)).fetchone()[0]
         source = "web" if str(key).startswith(WEB_KEY_PREFIX) else "tournament"
+        entries = {a.name: a for a in db.tournament(tid).agents}
         for record in db.games(tid):
-            yield StoredGame(record, source, seconds.get(record.id, {}))
+            yield StoredGame(record, source, seconds.get(record.id, {}), entries)

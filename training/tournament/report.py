@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from training.stats import fmt_num, format_table
+from training.stats import few_deals_warning, fmt_num, format_table, one_deal_interval
 
 from .ratings import Standings
 
@@ -31,8 +31,8 @@ def not_separated(standings: Standings) -> list[list[str]]:
     intervals share a point, of two agents or more, best first, each in leaderboard order. Two
     agents are in a common group exactly when their intervals overlap (intervals that overlap
     pairwise share a point), so a pair in no common group is separated. None without intervals
-    (``--bootstrap 0``)."""
-    if not standings.bootstrap:
+    (``--bootstrap 0``, or one deal: a bootstrap over it has no spread)."""
+    if not standings.bootstrap or standings.deals == 1:
         return []
     agents = standings.agents
     cliques: list[list[str]] = []
@@ -64,6 +64,8 @@ def separation_note(standings: Standings) -> str:
     """The leaderboard's footnote: which agents the games do not separate."""
     if not standings.bootstrap:
         return "not separated: not assessed (no rating intervals: --bootstrap 0)"
+    if standings.deals == 1:
+        return "not separated: not assessed (1 deal: a bootstrap over one deal has no spread)"
     groups = not_separated(standings)
     if not groups:
         return "not separated: none (no two agents' 95% rating intervals overlap)"
@@ -78,8 +80,9 @@ def leaderboard_table(standings: Standings) -> str:
     """Agents by rating (the batch Plackett-Luce fit, Elo-like points), best first, with the
     bootstrap interval; openskill's ordinal (mu - 3 sigma) as a cross-check; the letters of the
     agents each is not separated from (``separation_marks``), explained in a footnote after a
-    blank line."""
+    blank line, and a warning under it below ``MIN_DEALS`` deals (one deal: no rating interval)."""
     marks = separation_marks(standings)
+    na = one_deal_interval(standings.deals) if standings.bootstrap else ""
     rows = []
     for i, s in enumerate(standings.agents, 1):
         rlo, rhi = s.rating_interval
@@ -90,13 +93,13 @@ def leaderboard_table(standings: Standings) -> str:
                 i,
                 s.name,
                 f"{s.rating:.1f}",
-                f"[{rlo:.1f}, {rhi:.1f}]",
+                na or f"[{rlo:.1f}, {rhi:.1f}]",
                 s.games,
                 fmt_num(round(s.wins, 2)),
                 _pct(s.win_rate),
                 f"[{_pct(wlo)}, {_pct(whi)}]",
                 _num(s.mean_score),
-                f"[{_num(slo)}, {_num(shi)}]",
+                na or f"[{_num(slo)}, {_num(shi)}]",
                 f"{s.ordinal:.2f}",
                 marks[s.name] or "-",
             ]
@@ -109,7 +112,8 @@ def leaderboard_table(standings: Standings) -> str:
         rows,
         align="rlrrrrrrrrrl",
     )
-    return f"{table}\n\n{separation_note(standings)}"
+    warning = few_deals_warning(standings.deals) if standings.games else ""
+    return f"{table}\n\n{separation_note(standings)}" + (f"\n{warning}" if warning else "")
 
 
 def head_to_head_table(standings: Standings) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from smuggle_envs import GameSpec
-from training.cli.errors import UsageError
+from training.cli.errors import UsageError, agent_failure
 from training.db import AgentEntry, Tournament, TournamentDB
 from training.match import build_agent
 from training.ray_cluster import init_ray
@@ -127,9 +127,9 @@ def play_games(
         try:
             driver = play(game, seat_agents, seed)
         except Exception as exc:
-            raise TournamentError(
-                f"game {key} (seed {seed}, seating {list(seating)}) failed: {type(exc).__name__}: {exc}"
-            ) from exc
+            # An llm: agent's dead or refusing endpoint: its message names the URL (an operator's line)
+            reason = agent_failure(exc) or f"{type(exc).__name__}: {exc}"
+            raise TournamentError(f"game {key} (seed {seed}, seating {list(seating)}) failed: {reason}") from exc
         scores = [float(s) for s in driver.state.scores()]
         # The termination contract: a truncated game has no winner, so every seat shares one rank.
         placed = ranks(scores) if driver.terminated else ranks([0.0] * len(scores))

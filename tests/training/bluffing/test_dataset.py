@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
+import tempfile
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq  # the dataset extra, installed by the test set-up
@@ -11,7 +15,7 @@ import pytest
 
 from smuggle_envs import ENV_IDS
 from training.bluffing import COLUMNS, claims
-from training.bluffing.dataset import parse_splits, split_of
+from training.bluffing.dataset import parse_splits, shared_spec, split_of
 from training.cli import main
 from training.cli.errors import UsageError
 from training.db import TournamentDB
@@ -35,6 +39,7 @@ def test_the_dataset_is_the_claims_of_the_replays_row_for_row(env_id, stored, tm
     for record in records(db):
         for c in claims(record.replay()):
             store = {"num_players": 3, "game_id": record.id, "source": "tournament", "seconds": None}
+            store["agent_sha256"] = None  # no model file among rule and random
             expected.append(
                 {**c.to_dict(), **store, "agent": record.agents[c.seat], "agent_name": record.seating[c.seat]}
             )
@@ -127,3 +132,39 @@ def test_parse_splits_keeps_the_order_given():
     assert parse_splits("test=0.25, train=0.75") == {"test": 0.25, "train": 0.75}
     with pytest.raises(UsageError):
         parse_splits("")
+
+
+def test_a_shared_dataset_names_models_by_spec_and_checksum_never_by_a_path(tmp_path):
+    model = tmp_path / "models" / "mine.npz"  # a model given by its absolute path
+    model.parent.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[3] / "agents" / "zoo" / "humble_smuggle_v0-4p.npz", model)
+    agents = f"ppo_argmax:{model},zoo,random,random"
+    db = play_tournament("humble_smuggle_v0", tmp_path / "t.sqlite", games=4, players=4, agents=agents)
+    assert any(str(model) in spec for g in records(db) for spec in g.agents)  # the store keeps the path
+    out = tmp_path / "out"
+    rows = [r for split in _dataset(db, out).values() for r in split]
+    machine = {str(tmp_path), str(Path.home()), tempfile.gettempdir(), str(Path(__file__).resolve().parents[3])}
+    for r in rows:
+        for value in r.values():
+            assert not any(where in str(value) for where in machine), (value, r)
+    assert not any(where in (out / "schema.json").read_text() for where in machine)
+    sha = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+    found = {(r["agent"], r["agent_sha256"]) for r in rows}
+    assert ("ppo_argmax:mine.npz", sha) in found and ("random", None) in found
+    assert any(agent == "zoo" and digest and len(digest) == 16 for agent, digest in found)  # the zoo's file
+
+
+def test_shared_spec_keeps_a_file_name_and_drops_its_folders():
+    assert shared_spec("ppo:/home/me/runs/model.pt") == "ppo:model.pt"
+    assert shared_spec("ppo:C:\\Users\\me\\model.pt") == "ppo:model.pt"
+    assert shared_spec("ismcts:sims=20,net=/tmp/x/v.npz") == "ismcts:sims=20,net=v.npz"
+    assert (
+        shared_spec("llm:model=qwen;base_url=http://127.0.0.1:8000/v1")
+        == "llm:model=qwen;base_url=http://127.0.0.1:8000/v1"
+    )
+    assert [shared_spec(s) for s in ("zoo", "rule", "human:Ann", "ismcts:sims=20")] == [
+        "zoo",
+        "rule",
+        "human:Ann",
+        "ismcts:sims=20",
+    ]

@@ -9,6 +9,7 @@ import importlib.util
 import io
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from training.bluffing.metrics import (
     claim_metrics,
     deception_report,
     ece,
+    format_report,
     log_loss,
     precision,
     recall,
@@ -146,6 +148,7 @@ def test_intervals_contain_the_point_estimate_and_are_seeded():
         "score": p,
         "prob": p,
         "payoff": rng.normal(0, 5, n),
+        "caught": np.where(truth, np.nan, (p > 0.5).astype(float)),  # every lie open to a challenge
     }
     metrics = claim_metrics() + call_metrics() + calibration_metrics("prob")
     first = bootstrap(metrics, cols, cols["seed"], n_boot=300, seed=11)
@@ -164,8 +167,12 @@ def test_analyze_deception_prints_a_table_for_every_game_present(tmp_path):
     with contextlib.redirect_stdout(out):
         assert main(["analyze", str(db), "--deception", "--boot", "30", "--plot", str(plot)]) == 0
     text = out.getvalue()
-    assert "=== deception: smuggle_v0: 6 games, 2 deals" in text
-    assert "=== deception: illegal_v0: 3 games, 1 deals" in text
+    assert "=== deception: smuggle_v0: 6 games, 6 with a labelled decision, 2 deals" in text
+    assert "=== deception: illegal_v0: 3 games, 3 with a labelled decision, 1 deal " in text
+    # one deal: no interval to print, and a warning under the header (below MIN_DEALS deals)
+    illegal = text.split("=== deception: illegal_v0")[1]
+    assert "[n/a (1 deal)]" in illegal and not re.search(r"\[(-?[\d.]+), \1\]", illegal)
+    assert "warning: only 1 deal (fewer than 10)" in illegal and "warning: only 2 deals" in text
     assert "bluff rate" in text and "challenge rate" in text and "AUROC" in text
     assert "in illegal_v0 no seat calls another's claim: claim-side metrics only" in text
     assert "P(challenge)" in text  # the rule bot and the random agent expose their distributions
@@ -216,3 +223,55 @@ def test_the_lie_detection_benchmark_runs_at_a_tiny_budget(tmp_path, capsys):
     plot.unlink()
     assert _benchmark().main(["--report", "--data", str(data), "--plot", str(plot)]) == 0
     assert json.loads(data.read_text())["table"] == table and plot.stat().st_size > 0
+
+
+# ----- one definition of the rows each number reads (issue #34) -------------------------------------
+def _row(seed: int, role: str, truth: bool, **more) -> dict:
+    row = {"env_id": "ciq_v0", "game_id": seed, "seed": seed, "role": role, "agent": "zoo", "agent_name": "zoo"}
+    return {**row, "truth": truth, "challenged": None, "caught": None, "payoff": None, "forced": False, **more}
+
+
+def test_forced_calls_are_in_no_call_number_and_are_counted_apart():
+    # two chosen calls (one challenge, of a lie) and four forced keeps of true claims (a target without a face card)
+    rows = [_row(1, "call", False, challenged=True), _row(2, "call", True, challenged=False)]
+    rows += [_row(3 + i, "call", True, challenged=False, forced=True) for i in range(4)]
+    (report,) = deception_report(rows, Settings(n_boot=50))
+    (calls,) = report.sections["call"]
+    assert (calls.rows, calls.forced) == (2, 4)
+    assert calls.values["challenge_rate"].value == pytest.approx(0.5)  # not 1 / 6
+    assert calls.values["recall"].value == 1.0 and calls.values["auroc"].value == 1.0
+    assert "forced" in format_report(report).split("calls (")[1].splitlines()[1]
+    (only_forced,) = deception_report(rows[2:], Settings(n_boot=50))
+    assert only_forced.sections["call"][0].rows == 0 and only_forced.sections["call"][0].forced == 4
+
+
+def test_the_payoff_gap_leaves_out_forced_claims():
+    # Illegal's let-pass: a forced truth (no Magnum) costs what the hassle takes; a chosen lie costs nothing
+    rows = [_row(1, "claim", False, payoff=0.0), _row(2, "claim", True, payoff=5.0)]
+    rows += [_row(3 + i, "claim", True, payoff=-20.0, forced=True) for i in range(3)]
+    cols = as_columns(rows)
+    values = bootstrap(claim_metrics(), cols, cols["seed"], n_boot=50)
+    assert values["rate"].value == pytest.approx(1 / 5)  # the rate counts every claim
+    assert values["truth_payoff"].value == 5.0 and values["truth_payoff"].count == 1
+    assert values["payoff_gap"].value == -5.0  # not 0 - (5 - 60) / 4
+    (report,) = deception_report(rows, Settings(n_boot=50))
+    assert report.sections["claim"][0].forced == 3
+    assert "forced decisions left out" in format_report(report)
+
+
+def test_a_play_card_on_a_discarded_card_is_not_a_miss():
+    # Humble smuggle: a selection discarded is a miss; a Play card whose card was discarded is its own number
+    rows = [_row(1, "commitment", True, decision="select"), _row(2, "commitment", False, decision="select")]
+    rows += [_row(1, "commitment", False, decision="play"), _row(2, "commitment", False, decision="play")]
+    (report,) = deception_report(rows, Settings(n_boot=50))
+    (misses,), (plays,) = report.sections["commitment"], report.sections["commitment:play"]
+    assert (misses.rows, misses.values["rate"].value) == (2, 0.5)  # the Play cards are not in the miss rate
+    assert (plays.rows, plays.values["rate"].value) == (2, 1.0)
+    text = format_report(report)
+    assert "miss rate" in text and "card discarded" in text and "not a miss" in text
+
+
+def test_the_header_names_the_games_stored_and_those_with_a_labelled_decision():
+    rows = [_row(seed, "claim", True) for seed in range(12)]
+    (report,) = deception_report(rows, Settings(n_boot=20), stored={"ciq_v0": 20})
+    assert format_report(report).startswith("=== deception: ciq_v0: 20 games, 12 with a labelled decision, 12 deals")
