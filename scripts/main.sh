@@ -2,11 +2,15 @@
 # The main job: a short self-play run on Smuggle (4 players, 200k PPO steps) that makes the
 # model zoo's Smuggle model again by its recorded recipe (smuggle zoo): PPO from the weights in
 # agents/zoo/init/ (the zoo's earlier model), a tenth of PPO's default learning rate, half the
-# games at mixed tables of rule bots and random agents; seed 0, one data-parallel worker, so a run
-# is a function of this command and gives the zoo's weights bit for bit), then a 1000-game
-# duplicate tournament of the trained agent (the checkpoint the run recommends, playing its most
-# probable action) against two rule-based bots and two random agents, on both cores, printed as a
-# leaderboard with 95% intervals. Why this recipe and what the others gave: docs/zoo.md ("Recipes tried for Smuggle").
+# games at mixed tables of rule bots and random agents, seed 0, one data-parallel worker; then a
+# 1000-game duplicate tournament of the trained agent (the checkpoint the run recommends, playing
+# its most probable action) against two rule-based bots and two random agents, on both cores,
+# printed as a leaderboard with 95% intervals. Why this recipe and what the others gave:
+# docs/zoo.md ("Recipes tried for Smuggle").
+# Same weights? On one machine a run is a function of this command: it gave the zoo's weights bit
+# for bit on the machine that made them (CPU model not recorded; Python 3.11, torch 2.13.0,
+# numpy 2.4.6: agents/zoo/models.json, "reproduced"). On another CPU kind it may not (a fresh
+# clone on an AMD Zen 5 CPU diverged): the same recipe, other weights.
 # Minutes on 2 cores. Run again: it resumes (and, once trained, only re-evaluates). MAIN_OUT sets
 # the folder (default runs/main; benchmarks/main_job.py uses a fresh one). Extra arguments go to
 # the training, e.g. --steps 400000.

@@ -10,14 +10,16 @@ run's model to it, or fit a value head for a shipped model.
 best|final``, and records how to make it again: the ``smuggle train`` command line rebuilt from
 the run's ``config.json`` (``training.selfplay.config.train_command``, or for an expert-iteration
 run ``training.selfplay.expert.expert_command``) and its ``recipe`` (``ppo-self-play`` or
-``expert-iteration``), the checkpoint, its step,
-the commit, and the training's wall time. ``--argmax`` marks the model to play its most
-probable action (``"deterministic": true``; compare both first with
-``benchmarks/compare_models.py``). Strength is measured afterwards by
-``python benchmarks/zoo.py`` (1000 games against 3 rule bots, 1000 against 3 random agents, and
-a mixed-field tournament), which writes it into the manifest; ``smuggle zoo`` prints it,
-and whether each model has a value head (what the search's ``value=zoo`` reads). ``value`` fits
-one for a shipped policy-only model: ``training/zoo_value.py``.
+``expert-iteration``), the checkpoint, its step, the commit, the training's wall time, and the
+machine that ran ``add`` (``"machine"``: CPU model, core count, Python, torch and numpy versions,
+``training.provenance``; a run repeats bit for bit on that CPU kind with those versions, not
+necessarily on others). ``--argmax`` marks the model to play its most probable action
+(``"deterministic": true``; compare both first with ``benchmarks/compare_models.py``). Strength
+is measured afterwards by ``python benchmarks/zoo.py`` (1000 games against 3 rule bots, 1000
+against 3 random agents, and a mixed-field tournament), which writes it into the manifest;
+``smuggle zoo`` prints it, and whether each model has a value head (what the search's
+``value=zoo`` reads). ``value`` fits one for a shipped policy-only model:
+``training/zoo_value.py`` (its record keeps the same ``"machine"``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from agents.zoo import add_model, git_commit, manifest, sha256, zoo_dir
 from training.cli.errors import UsageError
 from training.stats import format_table
 
+from .provenance import machine_record
 from .selfplay.config import train_command
 from .selfplay.expert import RECIPE, expert_command, is_expert_run, load_expert_config
 from .selfplay.trainer import load_config
@@ -81,6 +84,7 @@ def add_run(run: Path, checkpoint: str = "recommended", deterministic: bool = Fa
         "commit": git_commit(),
         "wall_minutes": round(_wall_seconds(run, summary) / 60, 1),
         "cores": max(config.workers, 1),
+        "machine": machine_record(),  # normally the machine that trained: where a repeat is known exact
         # The run's own final evaluation (sampled play, on the seeds that chose best.zip).
         "training_eval": {r["opponent"]: _rate(r) for r in _results_of(summary, model.name)},
     }
@@ -175,8 +179,8 @@ def zoo_table() -> str:
         )
         recipe = e.get("recipe", PPO_RECIPE)  # entries older than the field were all PPO runs
         commands.append(
-            f"zoo:{key} ({recipe}, commit {e.get('commit', '?')}): {e.get('command', '?')}  "
-            f"(then the run's {e.get('checkpoint', 'final.zip')})"
+            f"zoo:{key} ({recipe}, commit {e.get('commit', '?')}{_machine_text(e.get('machine'))}): "
+            f"{e.get('command', '?')}  (then the run's {e.get('checkpoint', 'final.zip')})"
         )
         if "value" in e:
             commands.append(_value_line(key, e["value"]))
@@ -198,6 +202,14 @@ def zoo_table() -> str:
         "value, to the policy's game returns), none (the search refuses value=zoo)."
     )
     return "\n".join([format_table(header, rows), note, "", "reproduce:", *commands])
+
+
+def _machine_text(machine: dict[str, Any] | None) -> str:
+    """Where a model was added (its manifest's ``machine``): the same weights again are known
+    only there; entries from before the field say nothing."""
+    if not machine:
+        return ""
+    return f"; added on {machine['cpu']}, torch {machine['torch']}, numpy {machine['numpy']}"
 
 
 def _value_head(entry: dict[str, Any]) -> str:

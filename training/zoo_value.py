@@ -28,12 +28,13 @@ policy. That is policy evaluation, a supervised problem, so it is solved as one:
    held-out MSE of the network as shipped (the numpy copy) is reported against the baseline of
    predicting the training mean. Everything is seeded from ``--seed`` (the games, the split,
    the shuffles, ``torch.manual_seed``) and torch runs on one thread, so a command makes the
-   same file again, byte for byte (the zip's dates are fixed too).
+   same file again, byte for byte, on the same CPU kind with the same library versions (the
+   zip's dates are fixed too).
 3. Write. The shipped file is loaded, given the critic (``NumpyPolicy.critic``), saved to a
    temporary file whose policy arrays are checked bit-identical to the shipped ones, and only
    then put in its place; the manifest entry gets the new ``sha256`` and a ``value`` record (the
    command line that makes it again, games, positions, both MSEs, the best epoch, commit, wall
-   minutes).
+   minutes, and the ``machine``: CPU model, cores, Python, torch, numpy).
 
 Bad requests (an unknown model, fewer than 10 games, no epoch, an opponent spec that builds no
 agent) are one-line ``UsageError``\\ s raised before any game is played: nothing changes.
@@ -68,6 +69,7 @@ from smuggle_envs.core.game import Game, State
 from training.cli.errors import UsageError, warn_once
 from training.cli.parsers import ZOO_VALUE_EPOCHS, ZOO_VALUE_GAMES, ZOO_VALUE_OPPONENTS
 from training.match import build_agent
+from training.provenance import machine_record
 
 MIN_GAMES = 10  # a tenth of the games stops the fit, a tenth is held out
 HELD_OUT = 0.1  # the share of games the fit never sees, and of those that only stop it
@@ -137,6 +139,7 @@ def fit_value_head(settings: ValueSettings, progress: bool = False) -> tuple[str
         "best_epoch": fitted.best_epoch,
         "commit": git_commit(),
         "wall_minutes": round((time.perf_counter() - start) / 60, 1),
+        "machine": machine_record(),
     }
     write_value_head(key, entry, fitted.critic, record)
     return key, record

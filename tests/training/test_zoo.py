@@ -1,6 +1,6 @@
 """``smuggle zoo``: a finished training run joins the zoo as a numpy policy that plays exactly
-like its checkpoint, with the ``smuggle train`` command line that makes it again; the list
-shows it; bad requests are one line and change nothing. Also the shipped zoo itself: a model for
+like its checkpoint, with the ``smuggle train`` command line that makes it again and the
+machine and library versions it was added with; the list shows it; bad requests are one line and change nothing. Also the shipped zoo itself: a model for
 every game at 4 players, small, verified, measured, playing legal games."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from agents import make_agent
 from agents.zoo import ZOO_DIR, manifest, sha256
 from smuggle_envs import ENV_IDS, make_game
 from training.cli import build_parser, main
+from training.provenance import cpu_model
 from training.selfplay.cli import _overrides
 from training.selfplay.config import TrainConfig, train_command
 from training.selfplay.trainer import Trainer
@@ -128,6 +129,56 @@ def test_the_list_shows_each_model_and_how_to_make_it(run, zoo, capsys):
     out = capsys.readouterr().out
     entry = manifest()["smuggle_v0@4"]
     assert "zoo:smuggle_v0@4" in out and str(entry["steps"]) in out and entry["command"] in out
+
+
+# ----- where a model was made ------------------------------------------------------------------
+MACHINE_FIELDS = {"cpu", "cpu_count", "python", "torch", "numpy", "platform"}
+
+
+def _is_this_machine(record: dict) -> None:
+    import platform
+
+    import numpy
+    import torch
+
+    assert set(record) == MACHINE_FIELDS and record["cpu"] == cpu_model()
+    assert record["cpu"] and record["cpu_count"] >= 1 and record["python"] == platform.python_version()
+    assert record["torch"] == str(torch.__version__) and record["numpy"] == numpy.__version__
+
+
+def test_an_added_model_records_the_machine_and_versions_it_was_made_with(run, zoo, capsys):
+    """The same weights again are known only on one CPU kind with one set of library versions,
+    so the entry names them, and the list prints them beside the command."""
+    main(["zoo", "add", str(run)])
+    entry = manifest()["smuggle_v0@4"]
+    _is_this_machine(entry["machine"])
+    capsys.readouterr()
+    main(["zoo"])
+    machine = entry["machine"]
+    assert f"added on {machine['cpu']}, torch {machine['torch']}, numpy {machine['numpy']}" in capsys.readouterr().out
+
+
+def test_a_fitted_value_head_records_the_machine_too(tmp_path, monkeypatch):
+    from training.zoo_value import ValueSettings, fit_value_head
+
+    from .test_zoo_value import _copy_zoo
+
+    monkeypatch.setenv("SMUGGLE_ZOO", str(_copy_zoo(tmp_path / "zoo")))
+    key, record = fit_value_head(ValueSettings("illegal_v0@4", games=10, epochs=1))
+    _is_this_machine(record["machine"])
+    assert manifest()[key]["value"]["machine"] == record["machine"]
+
+
+def test_the_cpu_model_is_read_from_cpuinfo_else_from_platform(tmp_path, monkeypatch):
+    import platform
+
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 9 9950X 16-Core Processor\n")
+    assert cpu_model(cpuinfo) == "AMD Ryzen 9 9950X 16-Core Processor"
+    monkeypatch.setattr(platform, "processor", lambda: "arm")
+    assert cpu_model(tmp_path / "absent") == "arm"
+    cpuinfo.write_text("processor\t: 0\nmodel name\t:\n")  # an empty name falls back too
+    assert cpu_model(cpuinfo) == "arm"
 
 
 @pytest.mark.parametrize(
