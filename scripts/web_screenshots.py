@@ -1,7 +1,8 @@
 """Make the docs' screenshots of ``smuggle serve``: the lobby, a table, an Import / Export sealed
-bid and the replay viewer.
+bid, the replay viewer, and each game's play page at a laptop's window.
 
     python scripts/web_screenshots.py            # writes docs/img/web_{lobby,table,bid,replay}.png
+                                                 # and docs/img/web_play_<game>.png
     python scripts/web_screenshots.py --out DIR
 
 Runs the app in a thread on a fresh database and drives Debian's headless chromium (``bash
@@ -9,16 +10,21 @@ scripts/browser.sh`` installs it), as a person would: a stored all-bot Smuggle g
 replay viewer's full view just after a search that caught a liar; the lobby with a table just
 made from its form (its seat link shown) and the stored game listed; a person in seat 0 of that
 4-player Smuggle table against three rule bots, at a declaration after a search; a person at a
-3-player Import / Export table at a sealed bid. Any browser console error stops the script.
+3-player Import / Export table at a sealed bid; and in every game, a 4-player table of people
+played through the API to the seeded game's largest position (the most cards and options for the
+seat to move), that seat's page at 1366x768: its hand and its decision in view together. Any
+browser console error stops the script.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,6 +147,63 @@ def bid_shot(server: ThreadServer, path: Path, seed: int = 2) -> None:
         browser.driver.save_screenshot(str(path))
 
 
+PLAY_SHOTS = {"smuggle_v0": 3, "ciq_v0": 1, "illegal_v0": 2, "humble_smuggle_v0": 1, "import_export_v0": 1}
+"""env id -> the seed of the game shown (the browser test's, ``test_browser.py``)."""
+
+
+def largest_position(env_id: str, seed: int, players: int = 4) -> tuple[list[int], int]:
+    """A seeded random game's actions, and the step whose seat to move has the most to show."""
+    from smuggle_envs import make_game
+    from training.web.cards import seat_zones
+
+    game = make_game(env_id, num_players=players)
+    state, rng = game.new_initial_state(seed), random.Random(seed)
+    actions: list[int] = []
+    best, at = -1, 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        shown = sum(c["count"] for z in seat_zones(game, state.observation(seat), seat) for c in z["cards"])
+        legal = state.legal_actions()
+        if shown + len(legal) > best:
+            best, at = shown + len(legal), len(actions)
+        actions.append(rng.choice(legal))
+        state.apply_action(actions[-1])
+    return actions, at
+
+
+def seat_call(server: ThreadServer, path: str, token: str, body: object) -> object:
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Seat-Token": token},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def play_shot(server: ThreadServer, env_id: str, seed: int, path: Path) -> None:
+    """Four people at ``env_id``'s table, played through the API to the largest position; the
+    page of the seat to move there at 1366x768."""
+    actions, at = largest_position(env_id, seed)
+    table = server.table(["human"] * 4, env_id, seed)
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    for seat, name in zip(range(4), ("Ann", "Bob", "Cy", "Di")):
+        seat_call(server, f"/api/tables/{table['id']}/seats/{seat}/join", tokens[seat], {"name": name})
+    live = server.app.state.registry.get(table["id"])
+    while live.revision < at:
+        seat, revision = live.state.current_player(), live.revision
+        body = {"action": actions[revision], "revision": revision}
+        seat_call(server, f"/api/tables/{table['id']}/seats/{seat}/act?log_from={revision}", tokens[seat], body)
+    seat = live.state.current_player()
+    with Browser(server.url, 1366, 768) as browser:
+        browser.open(
+            f"/play/{table['id']}/{seat}#token={tokens[seat]}", "document.querySelector('#decision[data-ready]')"
+        )
+        time.sleep(0.5)  # the rules panel
+        browser.check("the play page")
+        browser.driver.save_screenshot(str(path))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "img"), help="folder for the PNG files")
@@ -148,11 +211,14 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     shots = {name: out / f"web_{name}.png" for name in ("lobby", "table", "bid", "replay")}
+    plays = {env_id: out / f"web_play_{env_id.removesuffix('_v0')}.png" for env_id in PLAY_SHOTS}
     with tempfile.TemporaryDirectory() as tmp, ThreadServer(Path(tmp) / "games.sqlite") as server:
         replay_shot(server, shots["replay"])
         lobby_and_table_shots(server, shots["lobby"], shots["table"])
         bid_shot(server, shots["bid"])
-    print("wrote " + ", ".join(str(p) for p in shots.values()))
+        for env_id, seed in PLAY_SHOTS.items():
+            play_shot(server, env_id, seed, plays[env_id])
+    print("wrote " + ", ".join(str(p) for p in [*shots.values(), *plays.values()]))
     return 0
 
 

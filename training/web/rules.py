@@ -1,15 +1,18 @@
-"""The side panel's rules: derived from the rules pages and the games' card data, never retyped.
+"""The side panel's rules: the player-facing brief and the cards, derived, never retyped.
 
-* The rules summary is the "Rule (rulebook)" column of the **Every rule** table of
-  ``docs/rules/<game>.md`` (the page that maps every rule to its code and test), or of the page
-  the game's plugin names (``WebGame.rules_page``, for a game that lives elsewhere).
+* The rules are the game's **rules brief**, the numbered list ``scripts/make_briefs.py`` writes
+  from the rules page and the package ships (``smuggle_envs/text/briefs/<game>.md``, read by
+  ``smuggle_envs.text.brief_text``: what the terminal's ``rules`` command prints), with the
+  rulebook's section marks ("§2", "(§5, §8)") left out: a player reads rules, not references.
+  The rules page's own engine notes ("Config validation") never appear.
 * The card tables come from each game's validated data (``game.data``), made by its plugin
   (``WebGame.tables`` in ``training/web/games/<game>.py``): Smuggle's duty and fine per item,
   CIQ's ranks, Illegal's cards (with "what it does" from the page's **The cards** table), Humble
-  smuggle's white and black cards, and Import / Export's 128 cards and powers.
+  smuggle's white and black cards, and Import / Export's 128 cards and powers; then the game's
+  **card glossary** (``game.card_glossary()``, the terminal's ``cards`` command).
 
-The rules pages live in the source checkout (``docs/`` is not installed with the package); without
-them the panel still has every card table and says where the rules are.
+``md_tables``, ``column`` and ``page`` read a rules page's tables (Illegal's "what it does"); the
+rules pages live in the source checkout only.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 from .games import web_game
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs" / "rules"
+DOCS = ROOT / "docs" / "rules"  # the rules pages (a source checkout's)
 
 Table = dict[str, Any]
 
@@ -78,44 +81,39 @@ def page(env_id: str) -> str | None:
         return None
 
 
+_SECTION_MARKS = re.compile(r"\s*\((?:§[\d.]+(?:,\s*)?)+\)|§[\d.]+(?: Figure \d+)?:?\s*")
+
+
+# the brief's lines that are the engine's promises, not rules a player follows
+_ENGINE_NOTES = re.compile(r"^(config validation|cards and credits are conserved)\.?$", re.IGNORECASE)
+
+
 def rules_summary(env_id: str) -> list[dict[str, str]]:
-    """Every rule's rulebook text, numbered as the rules page numbers it."""
-    text = page(env_id)
-    if text is None:
-        return []
-    rules = []
-    for header, rows in md_tables(text, "Every rule"):
-        col = column(header, "rule")
-        if col is None:
-            continue
-        num = column(header, "#")
-        for i, row in enumerate(rows):
-            n = row[num] if num is not None and num < len(row) else str(i + 1)
-            # rows numbered "—" are the engine's own promises (determinism, the API), not rules
-            if col < len(row) and row[col] not in ("", "—", "-") and n not in ("—", "-"):
-                rules.append({"n": n, "text": row[col]})
+    """Every rule of the packaged brief, numbered from 1, without the rulebook's section marks
+    and the engine's own notes ("Config validation")."""
+    from smuggle_envs.text.brief import brief_text
+
+    rules: list[dict[str, str]] = []
+    for line in (brief_text(env_id) or "").splitlines():
+        found = re.match(r"^\d+\. (.*)$", line.strip())
+        text = _SECTION_MARKS.sub("", found.group(1)).strip() if found else ""
+        if text and not _ENGINE_NOTES.match(text):
+            rules.append({"n": str(len(rules) + 1), "text": text[:1].upper() + text[1:]})
     return rules
-
-
-def _shown_path(path: Path) -> str:
-    """``path`` relative to the source checkout where it is inside it (``docs/rules/smuggle.md``)."""
-    try:
-        return path.relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 @cache
 def rules_panel(env_id: str) -> dict[str, Any]:
-    """What the side panel shows for ``env_id``: the rules summary and the card tables."""
+    """What the side panel shows for ``env_id``: the rules brief, the card tables and the card
+    glossary."""
     from smuggle_envs import make_game
+    from smuggle_envs.text.brief import game_stem
 
-    tables = web_game(env_id).tables(make_game(env_id))
-    shown = _shown_path(page_path(env_id))
+    game = make_game(env_id)
+    tables = web_game(env_id).tables(game)
+    glossary = game.card_glossary()
+    if glossary:
+        tables = [*tables, {"title": "Card glossary", "columns": ["card", "what it is or does"], "rows": glossary}]
     rules = rules_summary(env_id)
-    return {
-        "env_id": env_id,
-        "rules": rules,
-        "tables": tables,
-        "source": shown if rules else f"{shown} (in the source checkout; not installed with the package)",
-    }
+    source = "the game's rules in brief" if rules else "no rules brief is packaged for this game"
+    return {"env_id": env_id, "rules": rules, "tables": tables, "source": source, "brief": f"{game_stem(env_id)}.md"}

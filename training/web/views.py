@@ -29,14 +29,14 @@ served only for finished games and for tables without a human seat.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import marks
 from .cards import seat_of, seat_zones
-from .decisions import decision, engine_prompt
+from .decisions import decision, engine_prompt, namer
 from .games import game_name, web_game
 
 LogEntry = dict[str, Any]
@@ -121,12 +121,23 @@ def apply_logged(state: Any, action: int, log: list[LogEntry]) -> None:
     log.append(entry)
 
 
-def seat_log(log: list[LogEntry], seat: int) -> list[dict[str, Any]]:
-    return [{"n": e["n"], "seat": e["seat"], "text": e["seen"][seat]} for e in log]
+def _naming(state: Any, seat: int | None, labels: Sequence[str]) -> Callable[[LogEntry, str], str]:
+    """A log text as ``seat`` reads it: the seats it names relative to its actor named as the
+    page names them ("target P2 Bob")."""
+    web, n, name = web_game(state.game.env_id), state.game.num_players, namer(seat, labels)
+    return lambda e, text: web.name_seats(text, e["seat"], n, name)
 
 
-def full_log(log: list[LogEntry]) -> list[dict[str, Any]]:
-    return [{"n": e["n"], "seat": e["seat"], "text": e["full"], "mark": e["mark"]} for e in log]
+def seat_log(
+    log: list[LogEntry], seat: int, named: Callable[[LogEntry, str], str] | None = None
+) -> list[dict[str, Any]]:
+    said = named or (lambda e, text: text)
+    return [{"n": e["n"], "seat": e["seat"], "text": said(e, e["seen"][seat])} for e in log]
+
+
+def full_log(log: list[LogEntry], named: Callable[[LogEntry, str], str] | None = None) -> list[dict[str, Any]]:
+    said = named or (lambda e, text: text)
+    return [{"n": e["n"], "seat": e["seat"], "text": said(e, e["full"]), "mark": e["mark"]} for e in log]
 
 
 def seat_outcomes(log: list[LogEntry], seat: int | None) -> list[dict[str, Any]]:
@@ -177,7 +188,14 @@ def _common(state: Any, labels: list[str], kinds: list[str] | None, seat: int | 
     roles = badges(state, seat)
     players = []
     for p in range(len(labels)):
-        player = {"seat": p, "label": labels[p], "score": scores[p], "to_move": p == to_move, "badges": roles[p]}
+        player = {
+            "seat": p,
+            "label": labels[p],
+            "score": scores[p],
+            "score_text": state.game.score_text(scores[p]),  # as the terminal writes it
+            "to_move": p == to_move,
+            "badges": roles[p],
+        }
         if kinds is not None:
             player["kind"] = kinds[p]
         players.append(player)
@@ -189,6 +207,7 @@ def _common(state: Any, labels: list[str], kinds: list[str] | None, seat: int | 
         "revision": len(state.history),  # the position: decisions played so far
         "to_move": to_move,
         "players": players,
+        "score_note": web_game(state.game.env_id).score_note,
     }
     if terminal:
         view["result"] = {"winners": list(state.winning_seats()), "scores": scores, "truncated": state.is_truncated()}
@@ -243,10 +262,10 @@ def seat_view(
     view["table_text"] = state.render(seat)
     view["zones"] = seat_zones(state.game, state.observation(seat), seat)
     view["log_from"] = log_from
-    view["log"] = seat_log(log[log_from:], seat)
+    view["log"] = seat_log(log[log_from:], seat, _naming(state, seat, labels))
     view["outcomes"] = seat_outcomes(log[log_from:], seat)
     view["prompt"] = engine_prompt(state, seat)
-    view["decision"] = decision(state, seat) if view["to_move"] == seat else None
+    view["decision"] = decision(state, seat, labels) if view["to_move"] == seat else None
     return view
 
 
@@ -265,12 +284,14 @@ def full_view(
             title = zone["title"]
             if title.startswith("Your "):  # a seat's own cards: one zone per seat that has any
                 if zone["cards"]:
-                    private.append({**zone, "title": f"P{p} {labels[p]}: {title[5:]}"})
+                    # a note that speaks to the seat ("if you hold it") is not the onlooker's
+                    note = "" if re.search(r"\byou", zone["note"], re.IGNORECASE) else zone["note"]
+                    private.append({**zone, "title": f"P{p} {labels[p]}: {title[5:]}", "note": note})
             elif p == 0:  # the same public cards in every seat's view: once
                 public.append(zone)
     view["zones"] = private + public
     view["log_from"] = log_from
-    view["log"] = full_log(log[log_from:])
+    view["log"] = full_log(log[log_from:], _naming(state, None, labels))
     view["outcomes"] = seat_outcomes(log[log_from:], None)
     view["prompt"] = engine_prompt(state, None)
     view["decision"] = None

@@ -482,8 +482,107 @@ def test_a_table_made_in_this_browser_is_closed_from_the_lobby(server, person):
     browser.open(
         links[0], "document.getElementById('join') && !document.getElementById('join').classList.contains('hidden')"
     )
+    # the join page names the game, the seat and the players, and shows the table and its rules
+    assert browser.driver.title.startswith(f"Smuggle: seat P0 of 3, table {table_id}"), browser.driver.title
+    assert browser.driver.find_element(By.ID, "title").text == f"Smuggle · table {table_id}"
+    assert "P1 rule (bot), P2 rule (bot)" in browser.driver.find_element(By.ID, "who").text
+    assert "you take seat P0 of 3" in browser.driver.find_element(By.ID, "join-seat").text
+    assert len(browser.driver.find_elements(By.CSS_SELECTOR, "#table .player")) == 3
+    browser.wait_js("document.querySelector('#side ol.rules')", "the rules beside the join form")
     type_into(browser, "name", "Ann")
     browser.driver.find_element(By.CSS_SELECTOR, "#join-form button").click()
     banner = browser.wait_js("document.querySelector('.banner.bad')", "the ended banner")
     assert "This table has ended: closed by its creator" in banner.text
     assert not browser.driver.find_elements(By.CSS_SELECTOR, "#decision[data-kind]")
+    # a closed table asks nobody: no seat is shown to move
+    assert not browser.driver.find_elements(By.CSS_SELECTOR, ".player.to-move")
+    assert "to move" not in browser.driver.find_element(By.CSS_SELECTOR, ".players").text
+
+
+# ----- the play page at a laptop's window -----------------------------------------------------------------
+LAPTOP = (1366, 768)
+IN_VIEW_JS = """
+const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+return {hand: box(document.querySelector('[data-zone="Your hand"]')), decision: box(document.getElementById('decision')),
+        result: box(document.getElementById('result')), height: window.innerHeight, width: window.innerWidth,
+        docked: !!document.querySelector('#dock #result')};
+"""
+
+
+def largest_position(env_id: str, seed: int, players: int = 4) -> tuple[list[int], int]:
+    """A seeded random game's actions, and the step whose seat to move has the most to show:
+    cards in its zones plus legal actions (Smuggle's full suitcase, CIQ's long Export pile)."""
+    from smuggle_envs import make_game
+    from training.web.cards import seat_zones
+
+    game = make_game(env_id, num_players=players)
+    state, rng = game.new_initial_state(seed), random.Random(seed)
+    actions, best, at = [], -1, 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        shown = sum(c["count"] for z in seat_zones(game, state.observation(seat), seat) for c in z["cards"])
+        legal = state.legal_actions()
+        if shown + len(legal) > best:
+            best, at = shown + len(legal), len(actions)
+        actions.append(rng.choice(legal))
+        state.apply_action(actions[-1])
+    return actions, at
+
+
+def seat_call(server: ThreadServer, path: str, token: str, body: Any) -> Any:
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Seat-Token": token},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def four_people_play(
+    server: ThreadServer, env_id: str, seed: int
+) -> tuple[str, dict[int, str], Callable[[int, int], None]]:
+    """A table of four people, each joined through the API; returns its id, the seat tokens
+    and ``play(actions, upto)``: the given actions, one each, through the API."""
+    table = server.table(["human"] * 4, env_id, seed)
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    for seat, name in zip(range(4), ("Ann", "Bob", "Cy", "Di")):
+        seat_call(server, f"/api/tables/{table['id']}/seats/{seat}/join", tokens[seat], {"name": name})
+    live = server.app.state.registry.get(table["id"])
+
+    def play(actions: list[int], upto: int) -> None:
+        while live.revision < upto:
+            seat, revision = live.state.current_player(), live.revision
+            path = f"/api/tables/{table['id']}/seats/{seat}/act?log_from={revision}"
+            seat_call(server, path, tokens[seat], {"action": actions[revision], "revision": revision})
+
+    return table["id"], tokens, play
+
+
+@pytest.mark.parametrize(
+    ("env_id", "seed"),
+    [("smuggle_v0", 3), ("ciq_v0", 1), ("illegal_v0", 2), ("humble_smuggle_v0", 1), ("import_export_v0", 1)],
+)
+def test_at_a_laptops_window_the_hand_and_the_decision_are_in_view_together(server, person, env_id, seed):
+    """At 1366x768, at the largest position of a seeded 4-player game, the seat's hand and its
+    decision both lie inside the window as the page opens; at the end the result is where the
+    decision was (in the dock), inside the window too."""
+    actions, at = largest_position(env_id, seed)
+    table_id, tokens, play = four_people_play(server, env_id, seed)
+    play(actions, at)
+    seat = server.app.state.registry.get(table_id).state.current_player()
+    browser = person(*LAPTOP)
+    browser.open(f"/play/{table_id}/{seat}#token={tokens[seat]}", "document.querySelector('#decision[data-ready]')")
+    shown = browser.js(IN_VIEW_JS)
+    for part in ("hand", "decision"):
+        top, bottom, left, right = shown[part]
+        assert 0 <= top < bottom <= shown["height"] and 0 <= left < right <= shown["width"], (part, shown)
+    play(actions, len(actions))
+    browser.wait_js("document.getElementById('result')", "the result", timeout=60)
+    shown = browser.js(IN_VIEW_JS)
+    top, bottom, left, right = shown["result"]
+    assert shown["docked"] and 0 <= top < bottom <= shown["height"] and 0 <= left < right <= shown["width"], shown
+    check_text(browser)

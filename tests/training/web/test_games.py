@@ -62,11 +62,12 @@ def test_the_generic_page_is_a_declared_choice(monkeypatch):
     plain.ENV_ID, plain.WEB = "dice_v0", WebGame()  # type: ignore[attr-defined]
     registry.register(plain)
     assert web_game("dice_v0") == WebGame()
-    game = types.SimpleNamespace(env_id="dice_v0", observation_layout=None)
+    game = types.SimpleNamespace(env_id="dice_v0", observation_layout=None, num_players=2)
     state = types.SimpleNamespace(game=game, legal_actions=lambda: (0, 1), action_to_string=lambda a, s: f"a{a}")
     assert cards.seat_zones(game, None, 0) == []
     assert decisions.decision(state, 0) == {
         "kind": "choice",
+        "question": "Your move: one of 2 actions",  # the generic page's question
         "legal": [0, 1],
         "actions": [{"id": 0, "text": "a0"}, {"id": 1, "text": "a1"}],
     }

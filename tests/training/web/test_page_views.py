@@ -197,3 +197,73 @@ def test_a_stored_games_labels_read_as_at_the_table():
     labels, kinds = (list(x) for x in zip(*views.stored_seats(["human:Ann", "rule"])))
     for view in (views.full_view(state, labels, log, kinds), views.seat_view(state, 0, labels, log, kinds)):
         assert [(p["label"], p["kind"]) for p in view["players"]] == [("Ann", "human"), ("rule", "agent")]
+
+
+# ----- what a participant is asked, and the scores ---------------------------------------------------------
+GENERIC = re.compile(r"^(Your move|Your turn)$|^Your move: one of")
+UNNAMED = re.compile(r"select \d+|seat clockwise|player \+\d|\(P\d+'s\)")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_decision_asks_its_step_and_names_the_people(env_id):
+    """Every decision of seeded 4-player games carries the game's question (never a bare "Your
+    move"), and no button reads "select 38" or "the player 1 seat clockwise": the people are named
+    as the page names them, the reader "(you)"."""
+    labels = ["Ann", "Bob", "rule", "Cy"]
+    kinds: set[str] = set()
+    for seed in range(2):
+        game, actions = random_game(env_id, 4, seed)
+        state = game.new_initial_state(seed)
+        for action in actions[:400]:
+            seat = state.current_player()
+            form = decision(state, seat, labels)
+            assert form["question"] and not GENERIC.search(form["question"]), form["question"]
+            assert not re.search(r"\bP\d\b(?! \w)", form["question"]), form["question"]  # "P1" alone: unnamed
+            for shown in form["actions"]:
+                assert not UNNAMED.search(shown["text"]), (form["question"], shown["text"])
+            kinds.add(form["question"].split(":")[0])
+            state.apply_action(action)
+    assert len(kinds) >= 3, kinds
+
+
+def test_a_target_button_names_the_person_and_the_log_too():
+    """CIQ's target buttons and its log name the people, not seats counted clockwise."""
+    game = make_game("ciq_v0", num_players=4)
+    state, log = game.new_initial_state(1), []
+    labels = ["Ann", "Bob", "rule", "Cy"]
+    form = decision(state, state.current_player(), labels)
+    seat = state.current_player()
+    targets = [a["text"] for a in form["actions"] if a["text"].startswith("target ")]
+    assert targets == [f"target P{(seat + k) % 4} {labels[(seat + k) % 4]}" for k in (1, 2, 3)]
+    action = next(a["id"] for a in form["actions"] if a["text"] == targets[0])
+    views.apply_logged(state, action, log)
+    for viewer in range(4):
+        text = views.seat_view(state, viewer, labels, log)["log"][0]["text"]
+        assert "clockwise" not in text and f"P{(seat + 1) % 4} Bob" in text.replace(" (you)", ""), text
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_scores_read_as_the_terminal_writes_them_with_what_they_mean(env_id):
+    """Each player's ``score_text`` is the terminal's (``game.score_text``), never "-0", and the
+    view says what a score is."""
+    game, actions = random_game(env_id, 4, 0)
+    state = game.new_initial_state(0)
+    for action in [*actions[:60], None]:
+        view = views.seat_view(state, 0, list("ABCD"), [])
+        for player, score in zip(view["players"], state.scores()):
+            assert player["score_text"] == game.score_text(score) and not player["score_text"].startswith("-0")
+        assert view["score_note"].startswith("a score is")
+        if action is not None:
+            state.apply_action(action)
+    if env_id == "ciq_v0":
+        assert view["players"][0]["score_text"].endswith("cards left")
+    if env_id == "humble_smuggle_v0":
+        assert game.score_text(6.02) in ("6 points (tie-break: 2 scored cards)",)
+
+
+def test_the_full_view_titles_and_notes_each_seats_cards_for_an_onlooker():
+    """The replay's full view speaks of "P1 Bob's hand", not "the live hand, if you hold it"."""
+    game, actions = random_game("smuggle_v0", 4, 1)
+    state, log = views.replay_states(game, 1, actions[:30])
+    zones = views.full_view(state, list("ABCD"), log)["zones"]
+    assert zones and not [z for z in zones if re.search(r"\byou\b|\byour\b", f"{z['title']} {z['note']}", re.I)]

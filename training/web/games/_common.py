@@ -18,6 +18,7 @@ kind``, ``count / 4``, one bit per card): ``counts`` undoes the scale the layout
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -49,6 +50,10 @@ TablesHook = Callable[[Any], list[Table]]
 BadgesHook = Callable[[Any, Getter, int, list[list[str]]], None]
 OutcomeHook = Callable[[Any, int, int | None], str]
 PromptHook = Callable[[Any, int | None], dict[str, Any] | None]
+Namer = Callable[[int], str]
+"""A seat's name on the page ("P2 Bob"; the viewer's own: "P0 Ann (you)")."""
+QuestionHook = Callable[[Any, int, tuple[int, ...], Namer], str | None]
+SeatsHook = Callable[[str, int, int, Namer], str]
 
 
 def no_zones(game: Any, get: Getter, seat: int | None) -> list[Zone]:
@@ -85,6 +90,51 @@ def no_prompt(state: Any, seat: int | None) -> dict[str, Any] | None:
     return None
 
 
+def no_question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """No question of the game's own: the page asks the generic one."""
+    return None
+
+
+def no_names(text: str, actor: int, n: int, name: Namer) -> str:
+    """Action texts name no seat relative to the actor: left as they are."""
+    return text
+
+
+def seat_getter(state: Any, seat: int) -> Getter:
+    """``seat``'s own observation, by piece name (what a question may read)."""
+    layout = state.game.observation_layout
+    obs = state.observation(seat)
+    return lambda name: np.asarray(layout.get(obs, name))
+
+
+def phase_of(get: Getter) -> int | None:
+    """The index of the one-hot ``phase`` piece (the decision type), or None (the game is over)."""
+    hot = np.flatnonzero(np.asarray(get("phase")) > 0.5)
+    return None if len(hot) == 0 else int(hot[0])
+
+
+# "target the player 2 seats clockwise" (CIQ, Illegal), "player +2" (Import / Export), "the card of
+# the player 2 to your left" (Humble smuggle): the engines' seat-relative words for a seat
+_CLOCKWISE = re.compile(r"the player (\d+) seats? clockwise")
+_PLUS = re.compile(r"\bplayer \+(\d+)")
+_LEFT = re.compile(r"the card of the player (\d+) to your left")
+
+
+def name_seats(text: str, actor: int, n: int, name: Namer) -> str:
+    """``text``, an action of ``actor``, with each seat it names relative to the actor (N seats
+    clockwise, N to the left, +N: the same seat, ``(actor + N) % n``) named as the page names it:
+    "target the player 1 seat clockwise" -> "target P1 Bob". Read from the text alone, so it says
+    nothing the text did not."""
+
+    def seat(found: re.Match[str]) -> str:
+        return name((actor + int(found.group(1))) % n)
+
+    text = _CLOCKWISE.sub(seat, text)
+    text = _PLUS.sub(seat, text)
+    text = _LEFT.sub(lambda found: f"the card of {seat(found)}", text)
+    return text.replace("target yourself", f"target {name(actor)}")
+
+
 @dataclass(frozen=True)
 class WebGame:
     """What the browser app knows of one game, declared by its module as ``WEB``.
@@ -109,7 +159,13 @@ class WebGame:
     * ``outcome(state, action, seat)``: what came of ``action`` (just applied) in ``seat``'s words;
       ``currency``: the unit of scores that are money changing hands (the log says who paid whom);
     * ``prompt(state, seat)``: the engine's line for the decision in progress
-      (``decisions.engine_prompt``).
+      (``decisions.engine_prompt``);
+    * ``question(state, seat, legal, name)``: the step the seat is asked to take, in words naming
+      the people (``name(p)``: "P1 Bob"), above its options (``decisions.decision``);
+      ``name_seats(text, actor, n, name)``: an action's text with the seats it names relative to
+      its actor named as the page names them (buttons and log);
+    * ``score_note``: what a score means, under the scores (the terminal's ``game.score_text``
+      writes each one).
     """
 
     name: str = ""  # what pages call the game (default: its env id)
@@ -125,6 +181,9 @@ class WebGame:
     outcome: OutcomeHook = no_outcome
     currency: str | None = None
     prompt: PromptHook = no_prompt
+    question: QuestionHook = no_question
+    name_seats: SeatsHook = no_names
+    score_note: str = ""
 
 
 # ----- cards ------------------------------------------------------------------------------------------

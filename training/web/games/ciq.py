@@ -6,6 +6,8 @@
   The Smuggled card is marked with that; the Fire decision ``caught`` (Fired) or ``not caught``,
   with whether a face card was held (read from the legal actions, as ``smuggle analyze`` does).
 * **Badges**: the target of a Smuggle, and whose turn it is while the target answers.
+* **Questions**: each step in words naming the target ("Shipping to P2 Bob: ship another card,
+  or stop"); the target buttons name the people, not "the player 1 seat clockwise".
 """
 
 from __future__ import annotations
@@ -13,10 +15,26 @@ from __future__ import annotations
 from typing import Any
 
 from smuggle_envs.games.ciq import actions as A
-from smuggle_envs.games.ciq.vocab import FIRE_DECISION
+from smuggle_envs.games.ciq.vocab import AFTER_SABOTAGE, FIRE_DECISION, GIVE_FROM_HAND, MAIN, OPEN, SABOTAGE2, SHIPPING
 from training.claims.ciq import is_fire, may_fire, smuggled
 
-from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, zone
+from ._common import (
+    Array,
+    Card,
+    Getter,
+    Mark,
+    Namer,
+    Table,
+    WebGame,
+    Zone,
+    card,
+    counts,
+    name_seats,
+    phase_of,
+    seat_getter,
+    seat_of,
+    zone,
+)
 
 ENV_ID = "ciq_v0"
 
@@ -77,5 +95,45 @@ def tables(game: Any) -> list[Table]:
     return [{"title": "Ranks", "columns": ["rank", "value", "effect"], "rows": rows}]
 
 
-WEB = WebGame(name="CIQ", zones=zones, mark=mark, tables=tables, roles=(("target", "target"),), turn_piece="turn")
+# ----- the question of each step ---------------------------------------------------------------------
+_QUESTIONS = {
+    MAIN: "Your turn: pick the opponent to ship to or sabotage, hire a new customs worker, or draw a card",
+    OPEN: "Against {target}: ship a first card onto their Import pile, or start a Sabotage of their Tolerance pile",
+    SABOTAGE2: "Sabotage of {target}: the second card, of the first card's suit",
+    AFTER_SABOTAGE: "After the Sabotage: ship cards to {target}, or stop",
+    SHIPPING: "Shipping to {target}: ship another card, or stop",
+    FIRE_DECISION: "{turn} smuggled an Illegal card to you: Fire your customs worker with a face card, or keep them",
+    GIVE_FROM_HAND: "Your Export and Import piles are empty: choose a card from your hand to transfer to {target}",
+}
+
+
+def question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """The step, naming the target and the player whose turn it is (public pieces)."""
+    get = seat_getter(state, seat)
+    n = state.game.num_players
+    phase = phase_of(get)
+    if phase is None:
+        return None
+    if legal == (A.PASS,):
+        return "Nothing else is legal: pass"
+    target, turn = seat_of(get("target"), seat, n), seat_of(get("turn"), seat, n)
+    words = _QUESTIONS.get(phase, "Your move")
+    return words.format(
+        target="the target" if target is None else name(target),
+        turn="the shipper" if turn is None else name(turn),
+    )
+
+
+WEB = WebGame(
+    name="CIQ",
+    zones=zones,
+    mark=mark,
+    tables=tables,
+    roles=(("target", "target"),),
+    turn_piece="turn",
+    question=question,
+    name_seats=name_seats,
+    score_note="a score is the cards a player still has to get rid of (hand, Import and Export piles): "
+    "the first with none left wins",
+)
 """CIQ's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""

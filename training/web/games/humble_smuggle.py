@@ -5,19 +5,37 @@
   the round's rule alone discards. The action that reveals them (the last pass of the black-card
   play) is marked with the rule and each seat's card, discarded or scored.
 * **Badges**: the first player.
+* **Questions**: each step in words; "select 38" reads "lay 38 face down", and a Play card's
+  target seat is named as the page names it.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.vocab import PLAY, Reveal, rule_family
+from smuggle_envs.games.humble_smuggle.vocab import DISCARD, DRAFT, PLAY, SELECT, Reveal, rule_family
 from training.claims.humble_smuggle import fits_rule, new_reveal
 
-from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, zone
+from ._common import (
+    Array,
+    Card,
+    Getter,
+    Mark,
+    Namer,
+    Table,
+    WebGame,
+    Zone,
+    card,
+    counts,
+    name_seats,
+    phase_of,
+    seat_getter,
+    zone,
+)
 
 ENV_ID = "humble_smuggle_v0"
 
@@ -98,5 +116,35 @@ def tables(game: Any) -> list[Table]:
     ]
 
 
-WEB = WebGame(name="Humble smuggle", zones=zones, mark=mark, tables=tables, roles=(("first_player", "first player"),))
+# ----- the question of each step ---------------------------------------------------------------------
+_QUESTIONS = {
+    DRAFT: "Draft a white card from the centre (the card left there sets the round rule)",
+    SELECT: "Choose the white card to lay face down: it scores unless the round rule discards it",
+    PLAY: "Play a black card on a face-down card, or pass (the cards are revealed once everyone passes in a row)",
+    DISCARD: "Over the black-card limit: choose a black card to discard face down",
+}
+_SELECT = re.compile(r"^select (\d+)$")
+
+
+def question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """The step (the public ``phase`` piece)."""
+    phase = phase_of(seat_getter(state, seat))
+    return None if phase is None else _QUESTIONS.get(phase)
+
+
+def names(text: str, actor: int, n: int, name: Namer) -> str:
+    """ "select 38" says "lay 38 face down"; a Play card's target seat named as the page names it."""
+    return name_seats(_SELECT.sub(r"lay \1 face down", text), actor, n, name)
+
+
+WEB = WebGame(
+    name="Humble smuggle",
+    zones=zones,
+    mark=mark,
+    tables=tables,
+    roles=(("first_player", "first player"),),
+    question=question,
+    name_seats=names,
+    score_note="a score is points; the scored white cards break a tie on points (the tie-break)",
+)
 """Humble smuggle's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""

@@ -8,6 +8,8 @@
   holding the Magnum or without it (everyone who might hold it is asked), and declining a trade
   while holding the cards asked for or without them (config ``trading``).
 * **Badges**: the target, and the active player while another seat answers.
+* **Questions**: each step in words naming the card and the people ("Choose whom to play raid
+  on"); the target buttons name the people, not "the player 1 seat clockwise".
 """
 
 from __future__ import annotations
@@ -15,12 +17,45 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from smuggle_envs.games.illegal import actions as A
-from smuggle_envs.games.illegal.vocab import REACT, TRADE_ANSWER, TYPE_CODES
+from smuggle_envs.games.illegal.vocab import (
+    EXTRA,
+    LOSE,
+    PASS,
+    PAY,
+    PLAY,
+    REACT,
+    TAKE,
+    TARGET,
+    TRADE_ANSWER,
+    TRADE_GIVE,
+    TRADE_PARTNER,
+    TRADE_WANT,
+    TYPE_CODES,
+)
 from training.claims.illegal import could_accept, holds_magnum
 
 from ..rules import column, md_tables, page
-from ._common import Array, Card, Getter, Mark, Table, WebGame, Zone, card, counts, face_marks, zone
+from ._common import (
+    Array,
+    Card,
+    Getter,
+    Mark,
+    Namer,
+    Table,
+    WebGame,
+    Zone,
+    card,
+    counts,
+    face_marks,
+    name_seats,
+    phase_of,
+    seat_getter,
+    seat_of,
+    zone,
+)
 
 ENV_ID = "illegal_v0"
 
@@ -92,6 +127,42 @@ def tables(game: Any) -> list[Table]:
     return [{"title": "The cards", "columns": ["card", "count", "value / cost", "what it does"], "rows": rows}]
 
 
+# ----- the question of each step ---------------------------------------------------------------------
+_QUESTIONS = {
+    TRADE_GIVE: "Trade with the active player: choose a card to offer, or no trade",
+    TRADE_WANT: "Trade: choose a card to ask for",
+    TRADE_PARTNER: "Trade: choose whom to trade with",
+    TRADE_ANSWER: "{active} offers you a trade: accept or decline",
+    PLAY: "Your turn: play a card, or discard one",
+    EXTRA: "Play a second legal business, discard three of a kind, or end the turn",
+    TARGET: "Choose whom to play {card} on",
+    TAKE: "Choose the business to take from {target}",
+    PAY: "Choose the business card from your hand that pays the Bribe",
+    LOSE: "Choose the business you lose",
+    PASS: "Paranoia: choose a card to pass face down to {left}",
+    REACT: "{active} plays {card}: stop it with the Magnum, or let it happen",
+}
+_NO_MAGNUM = "{active} plays {card}: without a Magnum you can only let it happen"
+
+
+def question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """The step, naming the card played (the public ``card`` piece) and the people."""
+    get = seat_getter(state, seat)
+    game, n = state.game, state.game.num_players
+    phase = phase_of(get)
+    if phase is None:
+        return None
+    played = np.flatnonzero(get("card") > 0.5)
+    active, target = seat_of(get("active"), seat, n), seat_of(get("target"), seat, n)
+    words = _NO_MAGNUM if phase == REACT and len(legal) == 1 else _QUESTIONS.get(phase, "Your move")
+    return words.format(
+        card=game.kind_names[int(played[0])] if len(played) else "the card",
+        active="the active player" if active is None else name(active),
+        target="the target" if target is None else name(target),
+        left=name((seat + 1) % n),
+    )
+
+
 WEB = WebGame(
     name="Illegal",
     zones=zones,
@@ -103,5 +174,9 @@ WEB = WebGame(
     tables=tables,
     roles=(("target", "target"),),
     turn_piece="active",
+    question=question,
+    name_seats=name_seats,
+    score_note="a score is money (euros): the businesses on the table at the end, less Paranoia cards "
+    "and the dearest business left in hand",
 )
 """Illegal's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""

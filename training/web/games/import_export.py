@@ -24,7 +24,7 @@ from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
 from training.claims.import_export import BidRound, bid_round
 
-from ._common import Array, Card, Form, Getter, Mark, Table, WebGame, Zone, card, zone
+from ._common import Array, Card, Form, Getter, Mark, Namer, Table, WebGame, Zone, card, name_seats, zone
 
 ENV_ID = "import_export_v0"
 
@@ -174,6 +174,20 @@ def badges(state: Any, get: Getter, viewer: int, shown: list[list[str]]) -> None
             shown[(viewer + i) % len(shown)].append("bid placed" if done[i] > 0.5 else "bidding")
 
 
+_SHIP_OWNER = re.compile(r"\(P(\d+)'s\)")
+
+
+def names(text: str, actor: int, n: int, name: Namer) -> str:
+    """ "player +1" and a ship's owner ("ship 3 (P1's)") named as the page names the seat."""
+    return name_seats(_SHIP_OWNER.sub(lambda found: f"({name(int(found.group(1)))}'s)", text), actor, n, name)
+
+
+def question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """The engine's own line for the step ("import: sealed bid"), as the terminal shows it."""
+    line = prompt(state, seat)
+    return None if line is None else line["text"][:1].upper() + line["text"][1:]
+
+
 WEB = WebGame(
     name="Import / Export",
     zones=zones,
@@ -184,5 +198,9 @@ WEB = WebGame(
     roles=(("leader", "leader"),),
     badges=badges,
     prompt=prompt,
+    question=question,
+    name_seats=names,
+    score_note="a score is the final scoring as it stands now: credits, passive income, containers in harbour "
+    "and goods; most wins",
 )
 """Import / Export's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""

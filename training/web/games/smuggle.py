@@ -19,10 +19,27 @@ import re
 from typing import Any
 
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.vocab import DECLARE, LYING, REAL_BAG
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, LYING, REAL_BAG
 from training.claims.smuggle import declaration_true, is_search, verdict
 
-from ._common import Array, Card, Form, Getter, Mark, Table, WebGame, Zone, card, counts, face_marks, seat_of, zone
+from ._common import (
+    Array,
+    Card,
+    Form,
+    Getter,
+    Mark,
+    Namer,
+    Table,
+    WebGame,
+    Zone,
+    card,
+    counts,
+    face_marks,
+    phase_of,
+    seat_getter,
+    seat_of,
+    zone,
+)
 
 ENV_ID = "smuggle_v0"
 
@@ -64,7 +81,7 @@ def zones(game: Any, get: Getter, seat: int | None) -> list[Zone]:
     shown = [zone("Your hand", _cards(game, get("my_hand"), hand), "the live hand, if you hold it")]
     known = _cards(game, get("known_in_hand"), hand)
     if known:
-        shown.append(zone("Cards you passed on", known, "still in the live hand, as far as you know"))
+        shown.append(zone("Your passed-on cards", known, "still in the live hand, as far as you know"))
     declared = _cards(game, get("declaration"), hand)
     if get("bag_claim")[0] > 0.5:
         declared = [_face(game, game.kind_names.index("diplomatic bag"), 1)]
@@ -167,6 +184,16 @@ def search_outcome(state: Any, action: int, seat: int | None) -> str:
     return f"P{owner}'s bag searched by {who}: {cards} \u2192 {verdict}"
 
 
+def question(state: Any, seat: int, legal: tuple[int, ...], name: Namer) -> str | None:
+    """The step (the public ``phase`` piece): the declaration and the discard."""
+    phase = phase_of(seat_getter(state, seat))
+    if phase == DECLARE:
+        return f"Declare your hand: up to {A.HAND_SIZE} goods, truthfully or not, or claim the Diplomatic Bag"
+    if phase == DISCARD:
+        return "You accepted the hand: discard one card face up onto the open suitcase (you then draw one and declare)"
+    return None
+
+
 WEB = WebGame(
     name="Smuggle",
     zones=zones,
@@ -181,5 +208,7 @@ WEB = WebGame(
     badges=badges,
     outcome=search_outcome,
     currency="£",
+    question=question,
+    score_note="a score is money (£): most money wins",
 )
 """Smuggle's parts of the browser app (``training.web.games.GAMES`` files it under ``ENV_ID``)."""

@@ -140,10 +140,16 @@ function drawPlayers(view, me) {
     const who = playerWho(p);
     return el("div", { class: `player${p.to_move ? " to-move" : ""}${p.seat === me ? " me" : ""}`, "data-seat": p.seat },
       el("div", {}, el("strong", { text: `P${p.seat} ${who.label}` })),
-      el("div", { class: "score", text: fmtScore(p.score) }),
+      el("div", { class: "score", text: p.score_text ?? fmtScore(p.score) }),
       el("div", { class: "kind", text: kindWord(who.kind) + (p.to_move ? " · to move" : "") + (p.seat === me ? " · you" : "") }),
       (p.badges || []).length ? el("div", { class: "badges" }, p.badges.map((b) => el("span", { class: "badge", "data-badge": b, text: b }))) : null);
   }));
+}
+
+// What a score means (CIQ's cards left, Humble smuggle's tie-break), under the player boxes.
+function scoreNote(view) {
+  if (!view.score_note) return null;
+  return el("p", { class: "score-note", id: "score-note", text: `Scores: ${view.score_note}.` });
 }
 
 function markBadge(mark) {
@@ -205,9 +211,8 @@ async function drawRules(container, envId) {
   const body = el("div", {});
   const tabs = el("div", { class: "tabs" });
   const sections = [["Rules", () => el("div", {},
-    el("p", { class: "muted", text: `From ${data.source}.` }),
-    data.rules.length ? el("ol", { class: "rules" }, data.rules.map((r) => el("li", {}, el("b", { text: `${r.n}. ` }), r.text)))
-      : el("p", { text: "The rules summary is in the source checkout's docs/rules/." }))]];
+    el("p", { class: "muted", text: `${data.source[0].toUpperCase()}${data.source.slice(1)}; every card is in the card tabs.` }),
+    data.rules.length ? el("ol", { class: "rules" }, data.rules.map((r) => el("li", {}, el("b", { text: `${r.n}. ` }), r.text))) : null)]];
   for (const table of data.tables) sections.push([table.title, () => drawTable(table)]);
   const show = (i) => {
     body.replaceChildren(sections[i][1]());

@@ -128,7 +128,7 @@ function declareForm(decision, revision) {
   });
   update();
   return el("div", {},
-    el("div", { class: "question", text: `Declare your hand: up to ${decision.max} goods (truthfully or not)` }),
+    el("div", { class: "question", text: decision.question }),
     el("div", {}, counters),
     el("div", { class: "buttons" }, go,
       decision.bag !== null ? actionButton({ id: decision.bag, text: "Claim the Diplomatic Bag" }, revision) : null));
@@ -171,7 +171,7 @@ function yesNoForm(decision, revision) {
       actionButton({ id: decision.no, text: `No (${text(decision.no)})` }, revision, "no")));
 }
 
-function choiceForm(decision, revision, prompt) {
+function choiceForm(decision, revision) {
   const list = el("div", { class: "buttons" });
   const draw = (words) => list.replaceChildren(...decision.actions
     .filter((a) => words.every((w) => a.text.toLowerCase().includes(w))).map((a) => actionButton(a, revision)));
@@ -179,10 +179,8 @@ function choiceForm(decision, revision, prompt) {
   const many = decision.actions.length > 24;
   const filter = many ? el("input", { type: "search", id: "filter", placeholder: `filter ${decision.actions.length} actions` }) : null;
   if (filter) filter.addEventListener("input", () => draw(filter.value.toLowerCase().split(/\s+/).filter(Boolean)));
-  return el("div", {}, el("div", { class: "question", text: prompt ? capitalise(prompt.text) : "Your move" }), filter, list);
+  return el("div", {}, el("div", { class: "question", text: decision.question }), filter, list);
 }
-
-function capitalise(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 // The engine's own words for the decision in progress (Import / Export): what the terminal shows.
 function promptLine(prompt) {
@@ -204,7 +202,7 @@ function drawDecision(view) {
   const revision = view.revision;
   const form = decision.kind === "declare" ? declareForm(decision, revision)
     : decision.kind === "bid" ? bidForm(decision, view)
-      : decision.kind === "yesno" ? yesNoForm(decision, revision) : choiceForm(decision, revision, view.prompt);
+      : decision.kind === "yesno" ? yesNoForm(decision, revision) : choiceForm(decision, revision);
   const box = el("div", { class: "decision", id: "decision", "data-kind": decision.kind, "data-revision": revision },
     el("div", { class: "mine-banner", text: "Your turn" }), promptLine(view.prompt), form, timerLine(view));
   guardClicks(box);
@@ -223,6 +221,45 @@ function guardClicks(box) {
 }
 
 // ----- the page -------------------------------------------------------------------------------------
+// The header names the game, the seat and the players from the first view, before the person
+// has joined (the join form) as after.
+function drawHeader(view) {
+  const labels = labelsOf(view);
+  GAME_NAMES[view.env_id] = view.game_name;
+  const game = GAME_NAMES[view.env_id] || view.env_id;
+  const seat = WATCH ? "watching" : `seat P${SEAT} of ${view.num_players}`;
+  document.title = `${game}: ${seat}, table ${view.table_id}`;
+  document.getElementById("title").textContent = `${game} · table ${view.table_id}`;
+  const who = WATCH ? "watching: every card shown" : `you are P${SEAT} ${labels[SEAT]}`;
+  const others = view.players.filter((p) => p.seat !== SEAT).map((p) => `P${p.seat} ${playerWho(p).label} (${kindWord(playerWho(p).kind)})`);
+  document.getElementById("who").textContent = `${who} · ${WATCH ? "players" : "with"}: ${others.join(", ")}`;
+}
+
+// A table that has ended asks nobody: no seat is shown "to move".
+function shownPlayers(view) {
+  if (view.table_status === "playing") return view;
+  return { ...view, to_move: null, players: view.players.map((p) => ({ ...p, to_move: false })) };
+}
+
+// The dock, kept in view at the bottom of the window (app.css): the seat's hand, and under it
+// the decision, the wait, or at the end the result, where the decision was.
+function drawDock(view, hand, decision) {
+  const result = resultLine(view);
+  const replay = view.game_id ? el("a", { href: `/replay/${view.game_id}`, id: "replay-link" }, "Open the replay (every card shown)") : null;
+  let below = decision;
+  if (result) {
+    below = el("div", { class: "decision over", id: "over" }, el("p", { id: "result", class: "banner", text: result }), finalScores(view), replay);
+  } else if (view.table_status === "ended") {
+    below = el("div", { class: "decision over", id: "over" }, el("p", { class: "banner bad", text: `This table has ended: ${view.note}` }), replay);
+  }
+  return el("div", { class: "dock", id: "dock" }, hand.length ? drawZones(hand) : null, below);
+}
+
+function finalScores(view) {
+  return el("p", { class: "final-scores", id: "final-scores" },
+    view.players.map((p) => `P${p.seat} ${playerWho(p).label}: ${p.score_text ?? fmtScore(p.score)}`).join(" · "));
+}
+
 function render(view, force) {
   state.version = view.version;
   const shown = state.view;
@@ -232,29 +269,29 @@ function render(view, force) {
   state.clockSkew = Date.now() / 1000 - view.server_time;
   document.body.dataset.revision = view.revision; // the position shown (tests wait on it)
   document.body.dataset.version = view.version;
-  const labels = labelsOf(view);
-  GAME_NAMES[view.env_id] = view.game_name;
-  document.title = `${GAME_NAMES[view.env_id]}: ${WATCH ? "watching" : `seat ${SEAT}`}`;
-  document.getElementById("title").textContent = `${GAME_NAMES[view.env_id] || view.env_id} · table ${view.table_id}`;
-  document.getElementById("who").textContent = WATCH ? "watching: every card shown" : `you are P${SEAT} ${labels[SEAT]}`;
+  drawHeader(view);
   const status = view.table_status === "playing" ? `decision ${view.revision + 1}` : view.note || view.table_status;
   document.getElementById("status").textContent = status;
-  const result = resultLine(view);
-  const ended = view.table_status === "ended" ? el("p", { class: "banner bad", text: `This table has ended: ${view.note}` }) : null;
-  const replay = view.game_id ? el("p", {}, el("a", { href: `/replay/${view.game_id}`, id: "replay-link" }, "Open the replay (every card shown)")) : null;
   // the same position (only a join or the like changed): the open form keeps what was typed in it
   const open = document.querySelector("#decision[data-kind]");
   const same = shown && shown.revision === view.revision && view.decision && open && Number(open.dataset.revision) === view.revision;
+  const hand = view.zones.filter((z) => z.title === "Your hand");
+  const piles = view.zones.filter((z) => z.title !== "Your hand");
+  const decision = view.table_status === "playing" && !view.result ? (same ? open : drawDecision(view)) : null;
+  if (!decision) clearInterval(state.timer);
   document.getElementById("table").replaceChildren(...[
-    el("div", { class: "felt" }, drawPlayers(view, SEAT), result ? el("p", { id: "result", class: "banner", text: result }) : null, ended,
-      drawLatest(view), drawZones(view.zones), same ? open : drawDecision(view), drawRecent(view)),
-    replay,
+    el("div", { class: "felt" }, drawPlayers(shownPlayers(view), SEAT), scoreNote(view),
+      drawLatest(view), piles.length ? el("div", { class: "piles", id: "piles" }, drawZones(piles)) : null,
+      drawDock(view, hand, decision), drawRecent(view)),
     el("h2", { text: "What happened" }), drawLog(view),
     el("details", { open: true }, el("summary", { text: "The table, as the game describes it" }), el("pre", { id: "table-text", text: view.table_text }))].filter(Boolean));
-  if (state.sideFor !== view.env_id) {
-    state.sideFor = view.env_id;
-    drawRules(document.getElementById("side"), view.env_id).catch((e) => showError(e.message));
-  }
+  drawSide(view.env_id);
+}
+
+function drawSide(envId) {
+  if (state.sideFor === envId) return;
+  state.sideFor = envId;
+  drawRules(document.getElementById("side"), envId).catch((e) => showError(e.message));
 }
 
 async function poll() {
@@ -274,8 +311,13 @@ async function poll() {
   }
 }
 
-function askName() {
+// Before the seat is taken: the game, the seat and who else sits at the table, and the rules.
+function askName(view) {
+  drawHeader(view);
   const box = document.getElementById("join");
+  fill(document.getElementById("join-seat"), `${GAME_NAMES[view.env_id]}, table ${view.table_id}: you take seat P${SEAT} of ${view.num_players}.`);
+  fill(document.getElementById("table"), el("div", { class: "felt" }, drawPlayers(view, SEAT)));
+  drawSide(view.env_id);
   box.classList.remove("hidden");
   document.getElementById("name").value = localStorage.getItem("smuggle:name") || "";
   return new Promise((resolve) => {
@@ -301,7 +343,7 @@ async function start() {
       const stored = localStorage.getItem(`${KEY}:name`);
       const mine = view.players[SEAT];
       if (mine.joined || stored) await join(mine.joined ? mine.label : stored); // a reconnect: resume the seat
-      else await askName();
+      else await askName(view);
       view = await fetchView(0);
     }
   } catch (error) {

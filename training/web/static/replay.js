@@ -53,7 +53,7 @@ async function load(step) {
   viewerOptions(view);
   const result = resultLine(view);
   fill(document.getElementById("table"),
-    el("div", { class: "felt" }, drawPlayers(view, rv.viewer === "full" ? null : Number(rv.viewer)),
+    el("div", { class: "felt" }, drawPlayers(view, rv.viewer === "full" ? null : Number(rv.viewer)), scoreNote(view),
       result && view.step === view.steps ? el("p", { class: "banner", id: "result", text: result }) : null,
       drawLatest(view), drawZones(zonesAsNamed(view)), drawRecent(view)),
     el("h2", { text: "What happened" }), drawLog(view),
