@@ -25,6 +25,9 @@ Each generated block sits between two HTML comments (invisible on GitHub and in 
 ``<!-- command-budgets -->`` ... ``<!-- /command-budgets -->``
     the small budgets with which the test suite runs the docs' shell commands
     (``scripts/doc_commands.py``), in docs/docs.md.
+``<!-- package-map -->`` ... ``<!-- /package-map -->``
+    the map of the code: each part's folder, size and the parts it imports
+    (``scripts/package_map.py``), in docs/architecture.md.
 ``<!-- data-table: NAME -->`` / ``<!-- data-table: NAME/KEY -->`` ... ``<!-- /data-table -->``
     a table of measured figures, from ``docs/img/data/NAME.json``'s ``"table"`` entry (or its
     ``"tables"`` entry ``KEY``): ``{"headers": [...], "align": "lrr...", "rows": [[cell, ...]]}``,
@@ -53,6 +56,7 @@ from smuggle_envs import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import doc_commands  # scripts/doc_commands.py, beside this file
+import package_map  # scripts/package_map.py
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,6 +68,7 @@ DATA_TABLE = re.compile(r"(<!-- data-table: ([\w.-]+(?:/\w+)?) -->\n)(.*?)\n?(<!
 PROMPT = re.compile(
     r"(<!-- text-prompt: (\w+) seed=(\d+) decisions=(\d+) history=(\d+) -->\n)(.*?)\n?(<!-- /text-prompt -->)", re.S
 )
+PACKAGE_MAP = re.compile(r"(<!-- package-map -->\n)(.*?)\n?(<!-- /package-map -->)", re.S)
 INLINE = re.compile(r"(<!-- (obs-size|actions): (\w+)(?: num_players=(\d+))? -->)(.*?)(<!-- /\2 -->)")
 
 
@@ -269,6 +274,7 @@ def update(text: str) -> str:
     text = ENV_TABLE.sub(lambda m: m.group(1) + env_table(m.group(2)) + "\n" + m.group(4), text)
     text = ZOO_TABLE.sub(lambda m: m.group(1) + zoo_table(m.group(2)) + "\n" + m.group(4), text)
     text = BUDGETS.sub(lambda m: m.group(1) + budget_tables() + "\n" + m.group(3), text)
+    text = PACKAGE_MAP.sub(lambda m: m.group(1) + package_map.package_map() + "\n" + m.group(3), text)
     text = DATA_TABLE.sub(lambda m: m.group(1) + data_table(m.group(2)) + "\n" + m.group(4), text)
     text = PROMPT.sub(
         lambda m: m.group(1) + text_prompt(m.group(2), *map(int, m.group(3, 4, 5))) + "\n" + m.group(7), text
