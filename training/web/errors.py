@@ -2,11 +2,17 @@
 
 A client can send anything (a megabyte of text for an action, a table id of thousands of
 characters); an error message that repeated it would hand the work back to every page that
-shows it. So messages quote a client's input only through ``shown`` (a few dozen characters),
-and ``clip`` bounds any message as a last guard (an engine's error may list many actions).
+shows it. So there is one quoting rule: a message quotes a client's input only through ``shown``
+(at most ``SHOWN`` characters of it), and ``refusal`` builds every refusal the API answers
+(``app._error``): it bounds the line (``clip``) and cuts any longer run of the request's own text
+(``scrub``), so that a text an engine wrote about the input (a config error, an agent option,
+an action) quotes no more of it than ``shown`` would.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 SHOWN = 40  # characters of a client's input an error message may quote
 MESSAGE_LIMIT = 240  # characters of any error message
@@ -40,4 +46,49 @@ def clip(message: str, limit: int = MESSAGE_LIMIT) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-__all__ = ["TableError", "clip", "shown"]
+def sent_texts(parts: Iterable[str], body: Any = None) -> str:
+    """What a request sent, as one text ``scrub`` looks in: its raw ``parts`` (path, query, body
+    text) and every string and number inside its decoded JSON ``body``, each also as Python's
+    ``repr`` writes it (engines quote with ``!r``)."""
+    texts = [p for p in parts if p]
+    stack = [body]
+    while stack:  # iterative: the body's depth is bounded, but no recursion is needed
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and len(item) > SHOWN:
+            texts += [item, repr(item)]
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and len(str(item)) > SHOWN:
+            texts.append(str(item))
+    return "\x00".join(texts)
+
+
+def scrub(message: str, sent: str, limit: int = SHOWN) -> str:
+    """``message`` with every run of more than ``limit`` characters that also occurs in ``sent``
+    cut to its first ``limit`` characters and ``...`` (as ``shown`` cuts a long string)."""
+    if len(sent) <= limit:
+        return message
+    out, i = [], 0
+    while i < len(message):
+        end = i + limit + 1
+        if end <= len(message) and message[i:end] in sent:
+            while end < len(message) and message[i : end + 1] in sent:
+                end += 1
+            out.append(message[i : i + limit] + "...")
+            i = end
+        else:
+            out.append(message[i])
+            i += 1
+    return "".join(out)
+
+
+def refusal(message: str, sent: str = "") -> dict[str, str]:
+    """The body of every refusal: ``{"error": one line}``, quoting at most ``SHOWN`` characters
+    of what the request sent (``sent``, from ``sent_texts``)."""
+    return {"error": clip(scrub(clip(message), sent))}
+
+
+__all__ = ["SHOWN", "TableError", "clip", "refusal", "scrub", "sent_texts", "shown"]

@@ -7,7 +7,9 @@ preflight), and a DNS-rebinding page could read it under its own name. So, befor
 =====================  =======================================================================
 check                  refusal
 =====================  =======================================================================
-``Host``               400 unless its name is one the server answers to (``allowed_hosts``)
+``Host``               400 unless it is one ``Host`` header, ``NAME`` or ``NAME:PORT`` (no user
+                       info, a port of digits from 1 to 65535), and ``NAME`` is one the server
+                       answers to (``allowed_hosts``)
 ``Origin`` (writes)    403 unless it is this server (a request with no ``Origin``, as from
                        ``curl``, is allowed: it cannot come from another site's page)
 ``Sec-Fetch-Site``     403 for ``cross-site`` requests to ``/api/``
@@ -51,11 +53,27 @@ READS = ("GET", "HEAD", "OPTIONS")
 
 
 def host_name(host: str) -> str:
-    """The name part of a ``Host`` header: ``[::1]:8000`` -> ``::1``, ``Lab-PC:80`` -> ``lab-pc``."""
+    """The name part of a ``Host`` header: ``[::1]:8000`` -> ``::1``, ``Lab-PC:80`` -> ``lab-pc``;
+    ``""`` for one that is not ``NAME[:PORT]`` (user info, a port that is not a number from 1 to
+    65535, a bracket left open): such a Host names no server."""
     host = host.strip().lower()
+    if "@" in host or "/" in host:
+        return ""
     if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else ""
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        name, _, rest = host[1:].partition("]")
+        return name if "]" in host and _port_ok(rest) else ""
+    if host.count(":") == 1:
+        name, _, port = host.partition(":")
+        return name if _port_ok(":" + port) else ""
+    return host  # no port, or a bare IPv6 address
+
+
+def _port_ok(rest: str) -> bool:
+    """What follows the name: nothing, or ``:PORT`` with a port from 1 to 65535."""
+    if not rest:
+        return True
+    port = rest[1:]
+    return rest[0] == ":" and port.isascii() and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535
 
 
 class Guard:
@@ -84,8 +102,11 @@ class Guard:
 
     def refusal(self, scope: Scope) -> tuple[int, str] | None:
         """``(status, message)`` for a request refused at the door, or None."""
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        raw = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
+        headers = dict(raw)
         host = headers.get("host", "")
+        if sum(1 for k, _ in raw if k == "host") > 1:  # which one a proxy read is anyone's guess
+            return 400, "a request has one Host header"
         if host_name(host) not in self.allowed:
             return 400, "this server does not answer to that Host name (see smuggle serve --allow-host)"
         path, method = scope.get("path", ""), scope.get("method", "GET")

@@ -21,7 +21,8 @@ seat spec           what it is, and its bounds
 Every bot decision also has a wall-clock budget (``bot_seconds``): a search past it (or whose
 table ended) stops between iterations and plays its best move so far. A client (by address)
 may have at most ``max_bot_tables`` tables with bots in play at once, and the server at most
-``max_tables`` tables in play.
+``max_tables`` tables in play; a table without a move for ``table_idle_minutes`` is closed, so
+that an abandoned one stops counting (0: never).
 
 Refusals are 422s that name the spec's kind and what is allowed, never a path on the server.
 """
@@ -58,6 +59,7 @@ class ServeLimits:
     max_depth: int = 1000  # the tree and playout depth caps a client may set (max_depth, rollout_depth)
     max_bot_tables: int = 8  # tables with bots in play per client address
     max_tables: int = 200  # tables in play on the server
+    table_idle_minutes: float = 120.0  # a table without a move for this long is closed (0: never)
     models: dict[str, Path] = field(default_factory=dict)  # name -> model file, from --models DIR
     llms: dict[str, str] = field(default_factory=dict)  # name -> the operator's llm: spec, from --llm
 
@@ -67,6 +69,8 @@ class ServeLimits:
         for name in ("max_sims", "max_depth", "max_bot_tables", "max_tables"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 <= self.table_idle_minutes <= 525600:  # a year
+            raise ValueError(f"--table-idle-minutes must be from 0 (never) to 525600, got {self.table_idle_minutes:g}")
 
     def specs(self) -> list[str]:
         """Example seat specs for the lobby, one per kind a client may choose."""
@@ -82,6 +86,7 @@ class ServeLimits:
             "max_sims": self.max_sims,
             "max_depth": self.max_depth,
             "max_bot_tables": self.max_bot_tables,
+            "table_idle_minutes": self.table_idle_minutes,
             "models": sorted(self.models),
             "llms": sorted(self.llms),
         }

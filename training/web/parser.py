@@ -28,7 +28,7 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         "full hidden state, the seat's observation and the time taken (see export-human).\n"
         f"Needs the web extra: {WEB_EXTRA_HINT}",
         epilog="examples:\n  smuggle serve\n  smuggle serve --port 8080 --db study.sqlite\n"
-        "  smuggle serve --host 0.0.0.0 --allow-host lab-server.local   # a lab network\n"
+        "  smuggle serve --host 0.0.0.0 --allow-host lab-server.local --operator-token generate   # a lab network\n"
         "  smuggle serve --models runs/final_models   # offer ppo:NAME for each model there\n"
         "  smuggle serve --llm 'llm:model=qwen2.5-7b;base_url=http://127.0.0.1:8001/v1'   # offer llm:qwen2.5-7b",
     )
@@ -57,8 +57,32 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         "(llm:model=M;base_url=URL;...), NAME defaults to its model; clients never see or choose "
         "its endpoint or key variable",
     )
+    _add_network(p)
     _add_limits(p)
     return p
+
+
+def _add_network(p: argparse.ArgumentParser) -> None:
+    """Who may do what from where: the operator's token, the proxy in front."""
+    p.add_argument(
+        "--operator-token",
+        metavar="TOKEN",
+        help="only requests with this token (header X-Operator-Token; the lobby asks for it once) may make, "
+        "close and list tables; seat links work as before. 'generate' makes one and prints it "
+        "(a TOKEN typed here is visible to other users of this machine in its process list)",
+    )
+    p.add_argument(
+        "--open-creation",
+        action="store_true",
+        help="with a --host beyond this machine and no --operator-token, let anyone who reaches the "
+        "server make tables (refused at start otherwise)",
+    )
+    p.add_argument(
+        "--proxy-from",
+        metavar="ADDR",
+        help="the address(es) or network(s) of a reverse proxy in front of the server, comma-separated: "
+        "only their X-Forwarded-For names a client's address (default: none, the connection's own)",
+    )
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
@@ -81,6 +105,13 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         help="tables with bots in play per client address (default: 8)",
     )
     p.add_argument("--max-tables", type=int, default=200, metavar="N", help="tables in play at once (default: 200)")
+    p.add_argument(
+        "--table-idle-minutes",
+        type=float,
+        default=120.0,
+        metavar="N",
+        help="close a table without a move for N minutes, so it stops counting (default: 120; 0: never)",
+    )
 
 
 def add_export_human(subparsers: Any) -> argparse.ArgumentParser:

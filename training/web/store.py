@@ -10,7 +10,9 @@ analysed the same way:
   analyze`` read them like any tournament's games (human seats included).
 * ``web_tables``: every table, finished or not: its game (env id, config, seed), its seats (kind,
   agent spec, display name, a SHA-256 of the seat token, never the token itself) and the actions
-  so far, written after every action. A restarted server restores the unfinished ones.
+  so far, written after every action, and while it is in play a SHA-256 of its creator's client
+  key (``creator``: the per-client table limit counts it after a restart; cleared once the table
+  ends). A restarted server restores the unfinished ones.
 * ``human_decisions``: one row per decision a person took: the table, seat, display name and
   session id (random; no personal data), the full hidden state (the replay up to the decision:
   env id, config, seed and the actions before it, which rebuild the exact position, and its
@@ -49,6 +51,7 @@ CREATE TABLE IF NOT EXISTS web_tables (
     bot_delay REAL NOT NULL DEFAULT 0,
     game_id   INTEGER,
     owner_hash TEXT NOT NULL DEFAULT '',
+    creator   TEXT NOT NULL DEFAULT '',
     created   TEXT NOT NULL,
     updated   TEXT NOT NULL
 );
@@ -90,8 +93,18 @@ _TABLE_COLUMNS = (
     "bot_delay",
     "game_id",
     "owner_hash",
+    "creator",
     "created",
+    "updated",
 )
+# Columns added since the first version, each added to an older database when it is opened.
+_ADDED_COLUMNS = {
+    "owner_hash": "TEXT NOT NULL DEFAULT ''",  # tables had no owner
+    "creator": "TEXT NOT NULL DEFAULT ''",  # the creator was not stored: restored tables count for nobody
+}
+# A table no longer in play keeps no trace of who made it (``?``: the new status; a SET clause
+# reads the row as it was).
+_CREATOR_KEPT = "creator = CASE WHEN ? = 'playing' THEN creator ELSE '' END"
 
 
 def now() -> str:
@@ -132,8 +145,9 @@ class Store:
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.executescript(_WEB_SCHEMA)
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_tables)")}
-            if "owner_hash" not in columns:  # a database of an earlier version: tables had no owner
-                self.conn.execute("ALTER TABLE web_tables ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''")
+            for name, kind in _ADDED_COLUMNS.items():
+                if name not in columns:  # a database of an earlier version
+                    self.conn.execute(f"ALTER TABLE web_tables ADD COLUMN {name} {kind}")
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"cannot use {str(path)!r} as the app's database: {exc}") from None
         self.lock = threading.Lock()
@@ -147,12 +161,13 @@ class Store:
 
     # ----- tables -------------------------------------------------------------------------------------
     def save_table(self, row: dict[str, Any]) -> None:
-        """Insert a new table (``id, env_id, config, seed, seats, bot_delay, owner_hash``)."""
+        """Insert a new table (``id, env_id, config, seed, seats, bot_delay, owner_hash`` and
+        optionally ``creator``)."""
         stamp = now()
         with self.lock, self._tx():
             self.conn.execute(
                 "INSERT INTO web_tables (id, env_id, config, seed, seats, actions, status, bot_delay, owner_hash, "
-                "created, updated) VALUES (?, ?, ?, ?, ?, '[]', 'playing', ?, ?, ?, ?)",
+                "creator, created, updated) VALUES (?, ?, ?, ?, ?, '[]', 'playing', ?, ?, ?, ?, ?)",
                 (
                     row["id"],
                     row["env_id"],
@@ -161,6 +176,7 @@ class Store:
                     _dumps(row["seats"]),
                     row["bot_delay"],
                     row["owner_hash"],
+                    row.get("creator", ""),
                     stamp,
                     stamp,
                 ),
@@ -172,8 +188,9 @@ class Store:
         """Save a change that is not a move: a seat taken, a table ended."""
         with self.lock, self._tx():
             self.conn.execute(
-                "UPDATE web_tables SET actions = ?, seats = ?, status = ?, note = ?, updated = ? WHERE id = ?",
-                (_dumps(actions), _dumps(seats), status, note, now(), table_id),
+                f"UPDATE web_tables SET actions = ?, seats = ?, status = ?, note = ?, updated = ?, {_CREATOR_KEPT} "
+                "WHERE id = ?",
+                (_dumps(actions), _dumps(seats), status, note, now(), status, table_id),
             )
 
     def table(self, table_id: str) -> dict[str, Any] | None:
@@ -217,7 +234,7 @@ class Store:
             game_id = None if game is None else self._insert_game(table_id, game)
             self.conn.execute(
                 "UPDATE web_tables SET actions = ?, seats = ?, status = ?, note = ?, game_id = COALESCE(?, game_id), "
-                "updated = ? WHERE id = ?",
+                f"updated = ?, {_CREATOR_KEPT} WHERE id = ?",
                 (
                     _dumps(table["actions"]),
                     _dumps(table["seats"]),
@@ -225,6 +242,7 @@ class Store:
                     table["note"],
                     game_id,
                     now(),
+                    table["status"],
                     table_id,
                 ),
             )

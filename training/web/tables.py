@@ -28,6 +28,12 @@ reason, which its pages show.
 
 **Bots.** What a client may seat, and how much work it may ask for, is ``limits.py``'s: each bot
 decision has a wall-clock budget, and a search whose table ends stops between iterations.
+
+**Limits that outlive a restart.** A table's creator is stored with it as a SHA-256 of the client
+key (``client_hash``; cleared once the table is no longer in play), so the per-client cap counts
+the restored tables too; and a table without a move for ``limits.table_idle_minutes`` is closed
+(``expire_idle``: stored as ended, like a close), counted from its last stored change across
+restarts.
 """
 
 from __future__ import annotations
@@ -94,7 +100,8 @@ class Table:
     game_id: int | None = None
     version: int = 0  # every change (a move, a join, the end): what long polls wait on
     owner_hash: str = ""  # SHA-256 of the token that may close the table ("" = nobody)
-    creator: str = ""  # the client address that made it (its bot tables are counted)
+    creator: str = ""  # ``client_hash`` of the client that made it (its bot tables are counted)
+    moved_at: float = field(default_factory=time.time)  # the last move (wall clock): idle tables close
     asked_at: float = field(default_factory=time.time)  # when the decision now open was posed
     started: float = field(default_factory=time.monotonic)
     closing: bool = False  # the server is stopping: long polls return at once
@@ -165,6 +172,7 @@ class Table:
         return {
             "id": self.id,
             "env_id": self.env_id,
+            "seed": str(self.seed),  # a string: JavaScript's numbers round integers past 2**53
             "num_players": self.num_players,
             "status": self.status,
             "note": self.note,
@@ -230,9 +238,7 @@ def _table_request(request: object) -> tuple[str, list[str], dict[str, Any], int
     if not isinstance(config, dict) or "num_players" in config:
         raise TableError(422, "'config' must be an object of game options (the player count is len(seats))")
     seed = request.get("seed")
-    seed = new_seed() if seed is None else _check_int(seed, "'seed'")
-    if not 0 <= seed <= MAX_SEED:
-        raise TableError(422, "'seed' must be an integer from 0 to 2**63 - 1")
+    seed = new_seed() if seed is None else _check_seed(seed)
     delay = request.get("bot_delay", 0.6)
     if type(delay) not in (int, float) or not 0 <= delay <= MAX_BOT_DELAY:
         raise TableError(422, f"'bot_delay' must be a number of seconds from 0 to {MAX_BOT_DELAY:g}")
@@ -246,6 +252,24 @@ def _check_name(name: object) -> str:
     if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
         raise TableError(422, f"a display name has 1 to {NAME_LIMIT} printable characters")
     return name
+
+
+def _check_seed(value: object) -> int:
+    """A seed: a decimal string (as pages send it: JavaScript's numbers round past 2**53) or an
+    int, from 0 to ``MAX_SEED``."""
+    if isinstance(value, str):
+        if not (value.isascii() and value.isdigit() and len(value) <= 19):
+            raise TableError(422, f"'seed' must be a decimal string of digits (or an integer), got {shown(value)}")
+        value = int(value)
+    if type(value) is not int or not 0 <= value <= MAX_SEED:
+        raise TableError(422, "'seed' must be an integer from 0 to 2**63 - 1 (a decimal string or a number)")
+    return value
+
+
+def client_hash(client: str) -> str:
+    """What is stored of a table's creator: a SHA-256 of its client key (an address), enough to
+    count its tables, kept only while the table is in play."""
+    return hashlib.sha256(f"smuggle-client:{client}".encode()).hexdigest()[:32] if client else ""
 
 
 def _check_int(value: object, what: str) -> int:
@@ -277,6 +301,7 @@ class Registry:
         have at most ``limits.max_bot_tables`` tables with bots in play."""
         env_id, specs, config, seed, delay = _table_request(request)
         game = self._game(env_id, len(specs), config)
+        creator = client_hash(creator)
         self._check_room(creator, any(spec != HUMAN for spec in specs))
         tokens: dict[int, str] = {}
         seat_rows: list[dict[str, Any]] = []
@@ -305,7 +330,7 @@ class Registry:
             creator=creator,
         )
         row = {"id": table.id, "env_id": env_id, "config": table.config, "seed": seed, "seats": seat_rows}
-        self.store.save_table({**row, "bot_delay": delay, "owner_hash": table.owner_hash})
+        self.store.save_table({**row, "bot_delay": delay, "owner_hash": table.owner_hash, "creator": creator})
         self.tables[table.id] = table
         self.kick(table)
         return table, tokens, owner
@@ -322,6 +347,7 @@ class Registry:
             raise TableError(422, f"{env_id}: {exc}") from None
 
     def _check_room(self, creator: str, with_bots: bool) -> None:
+        self.expire_idle()  # an abandoned table does not hold a place
         playing = [t for t in self.tables.values() if t.in_play]
         if len(playing) >= self.limits.max_tables:
             raise TableError(429, f"this server has {len(playing)} tables in play, its limit; try again later")
@@ -457,7 +483,7 @@ class Registry:
             raise TableError(503, "the move could not be saved, so it was not played; try again") from exc
         table.state = state
         table.log.extend(entries)
-        table.asked_at = time.time()
+        table.asked_at = table.moved_at = time.time()
         table.status, table.note = status, note
         if game_id is not None:
             table.game_id = game_id
@@ -482,6 +508,19 @@ class Registry:
             "terminal": terminal,
             "duration": time.monotonic() - table.started,
         }
+
+    def expire_idle(self, clock: float | None = None) -> list[str]:
+        """Close every table in play without a move for ``limits.table_idle_minutes`` (never when
+        0), as a close does: it is stored as ended, with the reason, and no longer counts toward
+        ``max_tables`` or its creator's tables. Returns their ids."""
+        minutes = self.limits.table_idle_minutes
+        if not minutes:
+            return []
+        cutoff = (time.time() if clock is None else clock) - minutes * 60
+        idle = [t for t in self.tables.values() if t.in_play and t.moved_at < cutoff]
+        for table in idle:
+            self.end(table, f"closed after {minutes:g} minutes without a move")
+        return [t.id for t in idle]
 
     def _persist(self, table: Table) -> None:
         self.store.update_table(table.id, list(table.state.history), table.seats, table.status, table.note)
@@ -612,6 +651,8 @@ class Registry:
             row["bot_delay"],
             agents,
             owner_hash=row.get("owner_hash", ""),
+            creator=row.get("creator", ""),
+            moved_at=_stamp(row.get("updated")),
         )
         for action in row["actions"]:
             apply_logged(table.state, action, table.log)
@@ -633,6 +674,14 @@ def _act_request(body: object) -> tuple[int, int]:
     if type(action) is not int:
         raise TableError(422, f"'action' must be an int (an action id), got {shown(action)}")
     return action, _check_int(body["revision"], "'revision'")
+
+
+def _stamp(iso: object) -> float:
+    """A stored ISO time as a wall-clock stamp (now, for a row that has none)."""
+    try:
+        return _dt.datetime.fromisoformat(str(iso)).timestamp()
+    except ValueError:
+        return time.time()
 
 
 def _iso(stamp: float) -> str:

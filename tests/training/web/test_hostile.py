@@ -153,3 +153,33 @@ def test_the_server_answers_to_its_own_names_only():
     assert {"localhost", "127.0.0.1", "::1", "lab.test", socket.gethostname().lower()} <= set(everywhere)
     one = host_names("192.0.2.7")
     assert "192.0.2.7" in one and socket.gethostname().lower() not in one and "evil.test" not in one
+
+
+@pytest.mark.parametrize(
+    "hosts",
+    [
+        [b"evil.example", b"localhost"],  # two Host headers: the last one used to win
+        [b"localhost", b"localhost"],
+        [b"localhost:1@evil.example"],  # user info
+        [b"127.0.0.1:evil.example"],  # a port that is not a number
+        [b"localhost:99999"],
+        [b"localhost:0"],
+        [b"localhost:"],
+        [b"[::1]:x"],
+        [b"localhost/evil"],
+    ],
+)
+def test_a_host_that_is_not_one_name_and_port_is_refused(hosts):
+    from training.web.guard import Guard
+
+    scope = {"type": "http", "path": "/api/games", "method": "GET", "headers": [(b"host", h) for h in hosts]}
+    refusal = Guard(app=None).refusal(scope)
+    assert refusal is not None and refusal[0] == 400, hosts
+
+
+def test_a_host_with_user_info_or_a_bad_port_is_refused_over_http(client):
+    for host in ("localhost:1@evil.example", "127.0.0.1:evil.example", "localhost:65536"):
+        assert "Host" in short_refusal(client.get("/api/games", headers={"Host": host}), 400)
+        assert client.post("/api/tables", json=TABLE, headers={"Host": host}).status_code == 400
+    assert client.get("/api/games", headers={"Host": "localhost:65535"}).status_code == 200
+    assert client.get("/api/tables").json()["tables"] == []

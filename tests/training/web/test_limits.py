@@ -4,9 +4,13 @@ ends stops thinking."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 import threading
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from starlette.testclient import TestClient
@@ -206,3 +210,135 @@ def test_the_real_search_bot_obeys_stop():
         agent.stop = lambda calls=calls: calls.append(1) or len(calls) > 3
         decide(agent, state, state.current_player())
         assert 0 < agent.iterations < 100, cls  # stopped early, by the hook
+
+
+def test_the_bot_table_cap_survives_a_restart(db_path):
+    limits = ServeLimits(max_bot_tables=2)
+    with TestClient(create_app(db_path, limits=limits), base_url=BASE) as client:
+        for _ in range(2):
+            make_table(client, "smuggle_v0", ["human", "rule", "rule"])
+    with TestClient(create_app(db_path, limits=limits), base_url=BASE) as client:
+        assert len(client.app.state.restored) == 2
+        assert "tables with bots" in refusal(create(client, ["human", "rule", "rule"]), 429)
+    stored = sqlite3.connect(db_path).execute("SELECT creator FROM web_tables").fetchall()
+    assert all(len(c) == 32 and "testclient" not in c for (c,) in stored)  # a hash, never the address
+
+
+def test_an_ended_table_keeps_no_trace_of_its_creator(client, db_path):
+    seats = make_table(client, "smuggle_v0", ["human", "rule", "rule"])
+    row = "SELECT creator FROM web_tables WHERE id = ?"
+    assert sqlite3.connect(db_path).execute(row, (seats.id,)).fetchone()[0] != ""
+    assert (
+        client.post(f"/api/tables/{seats.id}/close", json={}, headers={"X-Owner-Token": seats.owner}).status_code == 200
+    )
+    assert sqlite3.connect(db_path).execute(row, (seats.id,)).fetchone()[0] == ""
+
+
+def serve_in_thread(db_path, limits: ServeLimits, proxy_from: tuple[str, ...] = ()):
+    """uvicorn on a free loopback port, in a thread; returns (url, stop)."""
+    from training.web.server import bind, make_server, url_of
+
+    app = create_app(db_path, limits=limits)
+    sock = bind("127.0.0.1", 0)
+    server = make_server(app, proxy_from=proxy_from)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(30)
+
+    return url_of(sock, "127.0.0.1"), stop
+
+
+def post_table(url: str, forwarded: str) -> int:
+    body = json.dumps({"env_id": "smuggle_v0", "seats": ["human", "rule", "rule"], "seed": 1, "bot_delay": 0})
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": forwarded}
+    request = urllib.request.Request(url + "api/tables", data=body.encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_a_client_cannot_choose_its_address_with_a_forwarded_header(db_path):
+    url, stop = serve_in_thread(db_path, ServeLimits(max_bot_tables=1))
+    try:
+        assert post_table(url, "10.9.8.1") == 201
+        assert post_table(url, "10.9.8.7") == 429  # the same loopback client, whatever it claims
+    finally:
+        stop()
+
+
+def test_behind_a_named_proxy_the_forwarded_address_counts(db_path):
+    url, stop = serve_in_thread(db_path, ServeLimits(max_bot_tables=1), proxy_from=("127.0.0.1",))
+    try:
+        assert post_table(url, "10.9.8.1") == 201
+        assert post_table(url, "10.9.8.1") == 429
+        assert post_table(url, "10.9.8.7") == 201  # another client behind the proxy
+    finally:
+        stop()
+
+
+def test_a_table_without_a_move_closes_and_stops_counting(db_path):
+    limits = ServeLimits(max_tables=2, table_idle_minutes=5)
+    with TestClient(create_app(db_path, limits=limits), base_url=BASE) as client:
+        assert client.get("/api/envs").json()["table_idle_minutes"] == 5
+        old = make_table(client, "smuggle_v0", ["human", "human", "human"])
+        make_table(client, "smuggle_v0", ["human", "human", "human"])
+        assert refusal(create(client, ["human", "human", "human"]), 429)
+        old.table().moved_at -= 6 * 60  # six minutes without a move
+        assert create(client, ["human", "human", "human"]).status_code == 201
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[old.id]["status"] == "ended" and "5 minutes without a move" in listed[old.id]["note"]
+        assert old.act(0, 0).status_code == 409
+    stored = sqlite3.connect(db_path).execute("SELECT status FROM web_tables WHERE id = ?", (old.id,)).fetchone()
+    assert stored == ("ended",)
+
+
+def test_idle_tables_never_close_when_the_operator_says_0(db_path):
+    with TestClient(create_app(db_path, limits=ServeLimits(table_idle_minutes=0)), base_url=BASE) as client:
+        old = make_table(client, "smuggle_v0", ["human", "human", "human"])
+        old.table().moved_at -= 10**7
+        assert client.app.state.registry.expire_idle() == [] and old.table().status == "playing"
+    with pytest.raises(ValueError, match="table-idle-minutes"):
+        ServeLimits(table_idle_minutes=-1)
+
+
+OPERATOR = "operator-secret-0123456789"
+
+
+def test_the_operator_token_guards_making_closing_and_listing(db_path):
+    with TestClient(create_app(db_path, operator_token=OPERATOR), base_url=BASE) as client:
+        assert client.get("/api/envs").json()["operator_required"] is True
+        assert "operator token" in refusal(create(client, ["human", "rule", "rule"]), 401)
+        wrong = {"X-Operator-Token": "guess"}
+        assert refusal(
+            client.post("/api/tables", json={"env_id": "smuggle_v0", "seats": ["human"]}, headers=wrong), 403
+        )
+        for path in ("/api/tables", "/api/games"):
+            refusal(client.get(path), 401)
+            refusal(client.get(path, headers=wrong), 403)
+        assert client.app.state.registry.tables == {}
+        operator = {"X-Operator-Token": OPERATOR}
+        body = {"env_id": "smuggle_v0", "seats": ["human", "rule", "rule"], "seed": 1, "bot_delay": 0}
+        made = client.post("/api/tables", json=body, headers=operator).json()
+        seat = made["seats"][0]
+        path = f"/api/tables/{made['id']}/seats/0"
+        joined = client.post(path + "/join", json={"name": "Ann"}, headers={"X-Seat-Token": seat["token"]})
+        assert joined.status_code == 200  # a seat's link needs no operator token
+        close = f"/api/tables/{made['id']}/close"
+        refusal(client.post(close, json={}, headers={"X-Owner-Token": made["owner_token"]}), 401)
+        assert client.get("/api/tables", headers=operator).json()["tables"][0]["status"] == "playing"
+        done = client.post(close, json={}, headers={**operator, "X-Owner-Token": made["owner_token"]})
+        assert done.status_code == 200 and done.json()["status"] == "ended"
+
+
+def test_without_an_operator_token_the_lobby_is_open(client):
+    assert client.get("/api/envs").json()["operator_required"] is False
+    assert create(client, ["human", "rule", "rule"]).status_code == 201

@@ -104,3 +104,21 @@ def test_a_bot_thinking_does_not_hold_up_other_tables(db_path):
         slow.release.set()
         thinking.join(1, "Bob")
         assert wait_for_humans(thinking)["revision"] >= 1  # its move lands once it is done
+
+
+def test_a_database_of_an_earlier_version_gets_the_creator_column(db_path):
+    with TestClient(create_app(db_path), base_url=BASE) as client:
+        seats = make_table(client, "smuggle_v0", ["human", "rule", "rule"], seed=4)
+    conn = sqlite3.connect(db_path)
+    conn.execute("ALTER TABLE web_tables DROP COLUMN creator")  # as the previous version wrote it
+    conn.commit()
+    conn.close()
+    with TestClient(create_app(db_path), base_url=BASE) as client:
+        assert client.app.state.restored == [seats.id]
+        assert seats.id in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        assert make_table(client, "smuggle_v0", ["human", "rule", "rule"]).id  # stored with its creator
+    conn = sqlite3.connect(db_path)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(web_tables)")}
+    creators = dict(conn.execute("SELECT id, creator FROM web_tables").fetchall())
+    conn.close()
+    assert "creator" in columns and creators[seats.id] == "" and len(set(creators.values())) == 2

@@ -1,10 +1,44 @@
 // smuggle serve: the lobby. Make a table, hand out its seats' links, find tables and stored games.
 "use strict";
 
-const lobby = { envs: [], specs: [] };
+const lobby = { envs: [], specs: [], operator: false };
 // What a seat may hold when the server does not list it (an older server).
 const DEFAULT_SPECS = ["human", "rule", "random", "ismcts:sims=50", "pimc", "zoo"];
 const OWNER = (id) => `smuggle:owner:${id}`; // this browser made the table: it may close it
+const OPERATOR = "smuggle:operator"; // the operator token, for this tab only (sessionStorage)
+
+// Making, closing and listing tables carry the operator token when the server asks for one.
+function operatorHeaders() {
+  const token = sessionStorage.getItem(OPERATOR);
+  return lobby.operator && token ? { "X-Operator-Token": token } : {};
+}
+
+function needToken() { return lobby.operator && !sessionStorage.getItem(OPERATOR); }
+
+function askToken(message) {
+  if (message) showError(message);
+  document.getElementById("operator-box").classList.remove("hidden");
+  document.getElementById("operator-token").focus();
+}
+
+function useToken(event) {
+  event.preventDefault();
+  const token = document.getElementById("operator-token").value.trim();
+  if (!token) return;
+  sessionStorage.setItem(OPERATOR, token);
+  document.getElementById("operator-box").classList.add("hidden");
+  showError("");
+  refresh();
+}
+
+// A refusal of the token itself: forget it and ask again.
+function tokenRefused(error) {
+  if (!(error instanceof ApiError) || !lobby.operator || (error.status !== 401 && error.status !== 403)) return false;
+  if (!/operator token/.test(error.message)) return false;
+  sessionStorage.removeItem(OPERATOR);
+  askToken(`${error.message}: enter the operator token again.`);
+  return true;
+}
 
 function seatRows() {
   const n = Number(document.getElementById("players").value);
@@ -47,8 +81,9 @@ function tableRequest() {
     seats: Array.from({ length: n }, (_, p) => document.getElementById(`seat-${p}`).value.trim()),
     bot_delay: Number(document.getElementById("delay").value),
   };
-  const seed = document.getElementById("seed").value;
-  if (seed !== "") body.seed = Number(seed);
+  // The seed stays a string of digits: Number() would round seeds past 2**53.
+  const seed = document.getElementById("seed").value.trim();
+  if (seed !== "") body.seed = seed;
   const config = readConfig();
   if (config) body.config = config;
   return body;
@@ -79,15 +114,16 @@ function drawCreated(table) {
 async function create(event) {
   event.preventDefault();
   const go = document.getElementById("create-go");
+  if (needToken()) { askToken("Enter the operator token first."); return; }
   go.disabled = true; // one table per press
   try {
-    const table = await api("/api/tables", { method: "POST", body: tableRequest() });
+    const table = await api("/api/tables", { method: "POST", headers: operatorHeaders(), body: tableRequest() });
     if (table.owner_token) localStorage.setItem(OWNER(table.id), table.owner_token);
     showError("");
     drawCreated(table);
     await refresh();
   } catch (error) {
-    showError(error.message);
+    if (!tokenRefused(error)) showError(error.message);
   } finally {
     go.disabled = false;
   }
@@ -95,11 +131,12 @@ async function create(event) {
 
 async function closeTable(id) {
   try {
-    await api(`/api/tables/${id}/close`, { method: "POST", headers: { "X-Owner-Token": localStorage.getItem(OWNER(id)) || "" }, body: {} });
+    const headers = { ...operatorHeaders(), "X-Owner-Token": localStorage.getItem(OWNER(id)) || "" };
+    await api(`/api/tables/${id}/close`, { method: "POST", headers, body: {} });
     localStorage.removeItem(OWNER(id));
     showError("");
   } catch (error) {
-    showError(`Not closed: ${error.message}`);
+    if (!tokenRefused(error)) showError(`Not closed: ${error.message}`);
   }
   refresh();
 }
@@ -122,9 +159,10 @@ function seatText(seats) {
 function drawTables(tables) {
   if (!tables.length) return "none yet";
   return el("table", { class: "data" },
-    el("thead", {}, el("tr", {}, ["table", "game", "seats", "decisions", "status", ""].map((h) => el("th", { text: h })))),
+    el("thead", {}, el("tr", {}, ["table", "game", "seed", "seats", "decisions", "status", ""].map((h) => el("th", { text: h })))),
     el("tbody", {}, tables.map((t) => el("tr", { "data-table": t.id },
       el("td", { text: t.id }), el("td", { text: GAME_NAMES[t.env_id] || t.env_id }),
+      el("td", { class: "seed", text: String(t.seed ?? "") }),
       el("td", { text: seatText(t.seats) }), el("td", { text: t.decisions }),
       el("td", { text: t.note || t.status }), tableLinks(t)))));
 }
@@ -142,20 +180,32 @@ function drawGames(games) {
 }
 
 async function refresh() {
+  if (needToken()) return; // the lists are the operator's: asked for once the token is given
   try {
-    const { tables } = await api("/api/tables");
+    const { tables } = await api("/api/tables", { headers: operatorHeaders() });
     document.getElementById("tables").replaceChildren(drawTables(tables));
-    const { games } = await api("/api/games");
+    const { games } = await api("/api/games", { headers: operatorHeaders() });
     document.getElementById("games").replaceChildren(drawGames(games));
     document.body.dataset.refreshed = String(Date.now()); // the tests wait for the lists
   } catch (error) {
-    showError(error.message);
+    if (!tokenRefused(error)) showError(error.message);
   }
+}
+
+function drawIdle(minutes) {
+  if (!minutes) return;
+  const note = document.getElementById("idle-note");
+  note.textContent = `Tables close after ${minutes} minutes without a move.`;
+  note.classList.remove("hidden");
 }
 
 async function start() {
   const data = await api("/api/envs");
   lobby.envs = data.envs;
+  lobby.operator = Boolean(data.operator_required);
+  document.getElementById("operator-form").addEventListener("submit", useToken);
+  if (needToken()) askToken();
+  drawIdle(data.table_idle_minutes);
   data.envs.forEach((e) => { GAME_NAMES[e.env_id] = e.name; });
   lobby.specs = data.agent_specs && data.agent_specs.length ? data.agent_specs : DEFAULT_SPECS;
   drawSpecs(lobby.specs.includes("human") ? lobby.specs : ["human", ...lobby.specs]);
