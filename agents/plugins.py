@@ -9,7 +9,8 @@ declares: adding a game to a layer is adding its module, with no table or if-cha
 Modules whose name starts with ``_`` are the package's shared code, not plugins; a game that lives
 outside the package (a test fixture's) adds its module with one ``register(module)`` line.
 ``missing(env_ids)`` names the games a layer lacks, for the completeness test each layer has over
-``smuggle_envs.ENV_IDS``.
+``smuggle_envs.ENV_IDS``; ``require(env_id)`` is the one typed lookup of a game's entry that the
+layers' own lookups (``training.bluffing.games.plugin``, ``training.web.games.web_game``) are.
 
 Used by every layer above the envs (``training`` imports it from here); it knows nothing of any
 game.
@@ -35,13 +36,21 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
     """env id -> what each plugin module of ``package`` declares, read on first use.
 
     ``attribute`` is the name each module must define next to ``ENV_ID``; ``value(module)`` makes
-    the registry's entry from the module (default: that attribute itself). The package is listed
+    the registry's entry from the module (default: that attribute itself); ``kind``, when given,
+    is the class every entry must be an instance of (checked by ``require``). The package is listed
     and its modules are imported on the first lookup, not when the registry is made, so importing
     a layer stays cheap and a plugin may import the package's shared modules freely."""
 
-    def __init__(self, package: str, attribute: str, value: Callable[[ModuleType], T] | None = None):
+    def __init__(
+        self,
+        package: str,
+        attribute: str,
+        value: Callable[[ModuleType], T] | None = None,
+        kind: type[T] | None = None,
+    ):
         self.package = package
         self.attribute = attribute
+        self.kind = kind
         self._value = value
         self._modules: dict[str, ModuleType] | None = None
         self._table: dict[str, T] | None = None
@@ -95,6 +104,19 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
     def __repr__(self) -> str:
         shown = dict(self._entries()) if self._table is not None else "not listed yet"
         return f"PluginRegistry({self.package!r}, {self.attribute!r}: {shown})"
+
+    def require(self, env_id: str) -> T:
+        """The entry of ``env_id``: a ``LookupError`` naming the module to add for a game the
+        package lacks (never a default), a :class:`PluginError` when the module's entry is not a
+        ``kind``."""
+        entries = self._entries()
+        if env_id not in entries:
+            raise LookupError(self.describe_missing([env_id]))
+        found = entries[env_id]
+        if self.kind is not None and not isinstance(found, self.kind):
+            module = self.modules()[env_id].__name__
+            raise PluginError(f"{module}.{self.attribute} must be a {self.kind.__name__}, not {type(found).__name__}")
+        return found
 
     def missing(self, env_ids: Iterable[str]) -> list[str]:
         """The env ids among ``env_ids`` that no module of the package serves."""

@@ -9,7 +9,11 @@ from collections.abc import Iterable, Sequence
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default); ``wins`` may be fractional."""
+    """The Wilson score interval of a win rate (95% by default): SciPy's
+    ``binomtest(wins, n).proportion_ci(method="wilson")`` (``tests/training/analytics`` checks
+    it), kept here because it differs where the project needs it to: ``wins`` may be fractional
+    (a shared win counts 1/k), no game gives [0, 1], and the ends are exactly 0 and 1 at 0 and
+    ``n`` wins. The one definition: the analytics' ``wilson_bounds`` reads it too."""
     if n <= 0:
         return 0.0, 1.0
     p = wins / n

@@ -12,45 +12,46 @@ ranks its calls by the decision itself; the table says which. Which rows each nu
 (``metrics.report_sections``), which ``benchmarks/llm_deception.py`` reads too. The header names
 the games stored and those with a labelled decision, which are the ones the tables rest on.
 
-Which actions are challenges is a game's rule, listed in ``CHALLENGES``: the Officer's search and
-the Informer's inform (Smuggle), a Fire (CIQ). The games whose plugin has no ``facing`` (no seat
-ever calls another's claim: Illegal, Humble smuggle, Import / Export) report claim-side metrics
-only, and say so.
+Which actions are challenges is a game's rule, asked of its plugin (``GameClaims.challenge``, the
+labeller's own test): the Officer's search and the Informer's inform (Smuggle), a Fire (CIQ). The
+games whose plugin has no ``facing`` (no seat ever calls another's claim: Illegal, Humble smuggle,
+Import / Export) report claim-side metrics only, and say so.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from smuggle_envs.core import Replay
 from smuggle_envs.core.game import Game, State
-from smuggle_envs.games.ciq import actions as ciq_actions
-from smuggle_envs.games.smuggle import actions as smuggle_actions
-from training.cli.errors import UsageError, os_error_text
 from training.db import DatabaseError
+from training.errors import UsageError, os_error_text
 
 from .beliefs import ActionPolicy, UnsupportedRandomness, policy_for
 from .dataset import game_rows
 from .games import plugin
-from .games._common import no_facing
+from .games._common import Challenge
 from .metrics import GameReport, Settings, deception_report, format_report
 from .stored import StoredGame, open_db, stored_games
-
-CHALLENGES: dict[str, Callable[[int], bool]] = {
-    "smuggle_v0": lambda a: a in (smuggle_actions.SEARCH, smuggle_actions.INFORM),
-    "ciq_v0": lambda a: ciq_actions.FIRE <= a < ciq_actions.GIVE,
-}
-"""env id -> whether an action taken at a call is a challenge (the labellers' own tests)."""
 
 
 def calls_possible(env_id: str) -> bool | None:
     """Whether a seat of ``env_id`` ever calls another's claim (its plugin has a ``facing``);
     None for a game without a plugin."""
     try:
-        return plugin(env_id).facing is not no_facing
+        return plugin(env_id).has_calls
+    except LookupError:
+        return None
+
+
+def challenge_rule(env_id: str) -> Challenge | None:
+    """Which actions at a call of ``env_id`` challenge the claim (its plugin's rule); None for a
+    game without calls or without a plugin."""
+    try:
+        return plugin(env_id).challenge
     except LookupError:
         return None
 
@@ -84,12 +85,11 @@ def _policy(game: Game, spec: str) -> ActionPolicy | None:
         return None
 
 
-def challenge_probability(
-    state: State[Any], seat: int, policy: ActionPolicy, is_challenge: Callable[[int], bool]
-) -> float:
-    """``policy``'s probability that ``seat`` challenges at ``state`` (its decision, not taken)."""
+def challenge_probability(state: State[Any], seat: int, policy: ActionPolicy, is_challenge: Challenge) -> float:
+    """``policy``'s probability that ``seat`` challenges at ``state`` (its decision, not taken);
+    ``is_challenge(state, action)``: the game's rule (``challenge_rule``)."""
     probs = policy.action_probabilities(state.observation(seat), state.legal_action_mask())
-    return float(sum(probs[a] for a in state.legal_actions() if is_challenge(a)))
+    return float(sum(probs[a] for a in state.legal_actions() if is_challenge(state, a)))
 
 
 def positions(replay: Replay, steps: Iterable[int]) -> dict[int, State[Any]]:
@@ -117,7 +117,7 @@ def _walk(replay: Replay) -> Iterator[tuple[State[Any], int]]:
 def add_challenge_probs(game: StoredGame, rows: list[dict[str, Any]], policies: Policies) -> None:
     """Give each call of ``rows`` (one stored game's) its ``challenge_prob`` (NaN: unreadable)."""
     record = game.record
-    is_challenge = CHALLENGES.get(record.env_id)
+    is_challenge = challenge_rule(record.env_id)
     calls = [r for r in rows if r["role"] == "call"]
     for r in rows:
         r["challenge_prob"] = None if r["role"] != "call" else float("nan")
@@ -193,11 +193,11 @@ def cmd_deception(args: argparse.Namespace) -> int:
 
 
 __all__ = [
-    "CHALLENGES",
     "Policies",
     "add_challenge_probs",
     "calls_possible",
     "challenge_probability",
+    "challenge_rule",
     "cmd_deception",
     "load_rows",
     "positions",

@@ -35,7 +35,13 @@ payoffs (its payoff is what happened to the seat, not what its choice earned), a
 apart too.
 
 Only numpy here (pyarrow only to read a Table handed in): the command line (``smuggle analyze
---deception``, :mod:`training.bluffing.deception`) and the benchmark build on it.
+--deception``, :mod:`training.bluffing.deception`), the benchmarks and the belief probes build on
+it. Each statistic is scikit-learn's number (``roc_auc_score`` with sample weights,
+``brier_score_loss``, ``log_loss``, ``calibration_curve`` for the ECE;
+``tests/training/bluffing/test_statistics.py`` checks each), kept here in numpy, one definition of
+each, because the bootstrap evaluates them on every replicate (scikit-learn's input checks cost
+about 80 times as much a call) and an undefined value must be a quiet NaN; the log-loss's clip at
+``EPS`` and the ECE (which scikit-learn has not) are the kit's own.
 """
 
 from __future__ import annotations
@@ -171,9 +177,9 @@ def brier(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return wmean((p - y) ** 2, w)
 
 
-def log_loss(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
-    """The mean negative log-likelihood of ``y`` under ``p`` (clipped to [EPS, 1 - EPS])."""
-    q = np.clip(p, EPS, 1 - EPS)
+def log_loss(p: np.ndarray, y: np.ndarray, w: np.ndarray, eps: float = EPS) -> float:
+    """The mean negative log-likelihood of ``y`` under ``p`` (clipped to [``eps``, 1 - ``eps``])."""
+    q = np.clip(p, eps, 1 - eps)
     return wmean(-(y * np.log(q) + (1 - y) * np.log(1 - q)), w)
 
 

@@ -19,8 +19,10 @@ five games (:func:`question_task`), every decision ``training.bluffing.questions
 claim or a hidden commitment (in Illegal, Humble smuggle and Import / Export, which have no calls:
 a let-pass, a face-down selection, a sealed bid); both reweighted from the claim's own step only.
 
-Logistic regression is Newton's method on standardised features with an L2 penalty, in numpy (the
-environment has no scikit-learn). ``python -m training.bluffing.probes --help`` runs the study.
+The probe is scikit-learn's ``LogisticRegression`` (Newton's method, ``newton-cholesky``) on
+standardised features with an L2 penalty (the ``train`` extra); its calibration and AUROC are the
+kit's one definition of each (:mod:`training.bluffing.metrics`, every row weighted 1).
+``python -m training.bluffing.probes --help`` runs the study.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +47,9 @@ from smuggle_envs.games.smuggle.actions import BAG, NUM_ITEMS
 from smuggle_envs.games.smuggle.vocab import DECLARE, OFFICER
 from smuggle_envs.registry import make_game
 
+from . import metrics
 from .beliefs import Estimate, Truth, policy_for, posterior_since, uniform_posterior
+from .games import CLAIMS
 
 # ----- what to probe --------------------------------------------------------------------------------
 Found = tuple[Truth, int]
@@ -115,11 +120,12 @@ def question_task(env_id: str) -> ProbeTask:
     return _kit_task(env_id, "questions")
 
 
-GAMES = ("smuggle_v0", "ciq_v0", "illegal_v0", "humble_smuggle_v0", "import_export_v0")
+GAMES = tuple(CLAIMS)
+"""The games with a ``:question`` task: every game the kit has a plugin for (asked of the plugins)."""
 SMUGGLE_OFFICER = ProbeTask("Smuggle: the Officer searches or lets pass", "smuggle_v0", _smuggle_officer)
 TASKS = {"smuggle_officer": SMUGGLE_OFFICER}
 # ``:facing`` only where a seat calls a claim (elsewhere it would find nothing to probe).
-TASKS.update({f"{env}:facing": facing_task(env) for env in ("smuggle_v0", "ciq_v0")})
+TASKS.update({f"{env}:facing": facing_task(env) for env in GAMES if CLAIMS[env].has_calls})
 TASKS.update({f"{env}:question": question_task(env) for env in GAMES})
 
 
@@ -206,8 +212,8 @@ class LogisticProbe:
     b: float
     mean: np.ndarray
     scale: np.ndarray
-    iterations: int = 0
-    history: list[float] = field(default_factory=list)  # penalised loss per Newton step
+    iterations: int = 0  # Newton steps the fit took
+    history: list[float] = field(default_factory=list)  # the penalised loss at the fit (one value)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         z = (np.asarray(x, dtype=np.float64) - self.mean) / self.scale
@@ -225,58 +231,54 @@ def _sigmoid(t: np.ndarray) -> np.ndarray:
 
 
 def fit_probe(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int = 50, tol: float = 1e-8) -> LogisticProbe:
-    """Fit a logistic probe by Newton's method (iteratively reweighted least squares): the loss
-    is the summed log-loss plus ``l2 / 2 * |w|^2`` (the intercept is not penalised). Constant
-    features are kept at scale 1, so they get weight 0 instead of a division by zero."""
+    """Fit a logistic probe: scikit-learn's ``LogisticRegression`` by Newton's method
+    (``newton-cholesky``, at most ``iterations`` steps, ``tol`` on the gradient) minimising the
+    summed log-loss plus ``l2 / 2 * |w|^2`` (``C = 1 / l2``; the intercept is not penalised;
+    ``l2 = 0``: no penalty). Constant features are kept at scale 1, so they get weight 0 instead of
+    a division by zero; outcomes of one class only give the constant probe (its certain intercept)."""
+    try:
+        from sklearn.exceptions import ConvergenceWarning
+        from sklearn.linear_model import LogisticRegression
+    except ImportError:
+        raise ImportError("the belief probes fit with scikit-learn: pip install 'smuggle_envs[train]'") from None
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-12] = 1.0
-    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
-    theta = np.zeros(z.shape[1])
-    penalty = np.full(z.shape[1], l2)
-    penalty[-1] = 0.0
-    history: list[float] = []
-    for _ in range(iterations):
-        p = _sigmoid(z @ theta)
-        grad = z.T @ (p - y) + penalty * theta
-        hessian = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty + 1e-9)
-        delta = np.linalg.solve(hessian, grad)
-        theta -= delta
-        history.append(_penalised_loss(z, y, theta, penalty))
-        if float(np.abs(delta).max()) < tol:
-            break
-    return LogisticProbe(theta[:-1], float(theta[-1]), mean, scale, len(history), history)
+    z = (x - mean) / scale
+    if len(np.unique(y)) < 2:  # the likelihood's maximum is at an infinite intercept
+        return LogisticProbe(np.zeros(x.shape[1]), math.inf if y.size and y[0] else -math.inf, mean, scale)
+    c = 1.0 / l2 if l2 > 0 else math.inf  # C = inf: no penalty
+    model = LogisticRegression(C=c, solver="newton-cholesky", max_iter=iterations, tol=tol)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # ``iterations`` is a budget, as asked
+        model.fit(z, y)
+    w, b = model.coef_[0].astype(np.float64), float(model.intercept_[0])
+    t = z @ w + b
+    loss = float(np.sum(np.logaddexp(0.0, t) - y * t) + 0.5 * l2 * float(w @ w))
+    return LogisticProbe(w, b, mean, scale, int(model.n_iter_[0]), [loss])
 
 
-def _penalised_loss(z: np.ndarray, y: np.ndarray, theta: np.ndarray, penalty: np.ndarray) -> float:
-    t = z @ theta
-    # log(1 + e^t) - y t, computed stably
-    return float(np.sum(np.logaddexp(0.0, t) - y * t) + 0.5 * np.sum(penalty * theta**2))
+# ----- calibration (the kit's one definition of each: ``metrics``, every row weighted 1) -------------
+def _unweighted(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    p, y = np.asarray(p, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return p, y, np.ones(len(p))
 
 
-# ----- calibration ----------------------------------------------------------------------------------
 def brier(p: np.ndarray, y: np.ndarray) -> float:
-    """Mean squared error of the probabilities against the 0/1 outcomes."""
-    return float(np.mean((np.asarray(p, dtype=np.float64) - np.asarray(y, dtype=np.float64)) ** 2))
+    """Mean squared error of the probabilities against the 0/1 outcomes (``metrics.brier``)."""
+    return metrics.brier(*_unweighted(p, y))
 
 
 def log_loss(p: np.ndarray, y: np.ndarray, eps: float = 1e-12) -> float:
-    """Mean negative log-likelihood (natural log), probabilities clipped to [eps, 1 - eps]."""
-    p = np.clip(np.asarray(p, dtype=np.float64), eps, 1.0 - eps)
-    y = np.asarray(y, dtype=np.float64)
-    return float(-np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p)))
+    """Mean negative log-likelihood (natural log), probabilities clipped to [eps, 1 - eps]
+    (``metrics.log_loss``)."""
+    return metrics.log_loss(*_unweighted(p, y), eps=eps)
 
 
 def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
-    """Expected calibration error: ``bins`` equal-width bins of [0, 1] (1.0 in the last), the
-    share-weighted mean of |mean probability - frequency| over the non-empty bins."""
-    p, y = np.asarray(p, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    index = np.minimum((p * bins).astype(int), bins - 1)
-    total = 0.0
-    for b in np.unique(index):
-        inside = index == b
-        total += inside.sum() / len(p) * abs(p[inside].mean() - y[inside].mean())
-    return float(total)
+    """Expected calibration error over ``bins`` equal-width bins of [0, 1] (``metrics.ece``);
+    NaN without a position."""
+    return metrics.ece(*_unweighted(p, y), bins=bins)
 
 
 def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, float]:
@@ -292,18 +294,8 @@ def agreement(p: np.ndarray, q: np.ndarray) -> dict[str, float]:
 
 
 def auroc(p: np.ndarray, y: np.ndarray) -> float:
-    """Area under the ROC curve (the Mann-Whitney statistic, ties counted half); NaN with one class."""
-    p, y = np.asarray(p, dtype=np.float64), np.asarray(y).astype(bool)
-    pos, neg = p[y], p[~y]
-    if not len(pos) or not len(neg):
-        return math.nan
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    values = np.concatenate([pos, neg])[order]
-    # average ranks over ties, 1-based
-    _, first, counts = np.unique(values, return_index=True, return_counts=True)
-    ranks[order] = np.repeat(first + (counts + 1) / 2.0, counts)
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+    """Area under the ROC curve (``metrics.auroc``: ties counted half); NaN with one class."""
+    return metrics.auroc(*_unweighted(p, y))
 
 
 # ----- the study ------------------------------------------------------------------------------------

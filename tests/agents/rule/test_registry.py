@@ -85,3 +85,26 @@ def test_a_game_that_lives_elsewhere_registers_its_module(monkeypatch, tmp_path)
     assert dict(registry) == {"dice_v0": 7, "coins_v0": 8} and not registry.missing(["dice_v0", "coins_v0"])
     with pytest.raises(PluginError, match="two modules of fake_register_plugins serve coins_v0"):
         registry.register(fixture)
+
+
+def test_require_is_the_one_typed_lookup(monkeypatch, tmp_path):
+    files = {"dice.py": "ENV_ID = 'dice_v0'\nAGENT = 7\n", "coins.py": "ENV_ID = 'coins_v0'\nAGENT = 'eight'\n"}
+    name = _fake_package(monkeypatch, tmp_path, "fake_require_plugins", files)
+    registry: PluginRegistry[int] = PluginRegistry(name, "AGENT", kind=int)
+    assert registry.require("dice_v0") == 7
+    with pytest.raises(LookupError, match=rf"^cards_v0 lacks a module in {name}: add {name}/cards\.py defining"):
+        registry.require("cards_v0")
+    with pytest.raises(PluginError, match=rf"^{name}\.coins\.AGENT must be a int, not str$"):
+        registry.require("coins_v0")
+    assert PluginRegistry(name, "AGENT").require("coins_v0") == "eight"  # no kind: no check
+
+
+def test_the_layers_lookups_are_require():
+    from training.bluffing.games import CLAIMS, GameClaims, plugin
+    from training.web.games import GAMES, WebGame, web_game
+
+    assert CLAIMS.kind is GameClaims and GAMES.kind is WebGame
+    assert plugin("ciq_v0") is CLAIMS.require("ciq_v0") and web_game("ciq_v0") is GAMES.require("ciq_v0")
+    for lookup in (plugin, web_game):
+        with pytest.raises(LookupError, match="dice_v0 lacks a module"):
+            lookup("dice_v0")

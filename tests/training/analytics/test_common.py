@@ -114,3 +114,17 @@ def test_a_per_agent_analysis_prints_its_tables_then_its_warnings_and_plots_its_
     assert (tmp_path / "d.csv").read_text().splitlines() == ["agent,hits", "x,0", "y,2"]
     analysis.plot(tmp_path / "d.png")
     assert (tmp_path / "d.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(("wins", "n"), [(0, 5), (1, 10), (3, 10), (37, 80), (99, 100), (12, 12), (500, 1234)])
+def test_the_wilson_interval_is_scipys(wins, n):
+    # One definition (training.stats.wilson_interval), read by the analytics' wilson_bounds too,
+    # and SciPy's number wherever SciPy's is defined (whole counts; issue #35).
+    from scipy.stats import binomtest
+
+    from training.analytics import wilson_bounds
+    from training.stats import wilson_interval
+
+    scipy_ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson_interval(wins, n) == pytest.approx((scipy_ci.low, scipy_ci.high), abs=1e-12)
+    assert wilson_bounds(rate(wins, n)) == wilson_interval(wins, n)

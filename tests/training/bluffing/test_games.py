@@ -15,7 +15,7 @@ from training.bluffing import CLAIM_COLUMNS, COLUMNS, ROLES, Claim, claims
 from training.bluffing.games import CLAIMS, GameClaims, plugin
 from training.bluffing.stored import WEB_KEY_PREFIX
 
-from ._support import replays
+from ._support import positions, replays
 
 
 def test_every_game_has_its_bluffing_module():
@@ -82,3 +82,20 @@ def test_the_kit_never_imports_the_browser_app():
         "CLAIMS.modules(); print('WEB', [m for m in sys.modules if m.startswith('training.web')])"
     )
     assert "WEB []" in out
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_which_calls_challenge_is_asked_of_the_plugin(env_id, stored):
+    # One rule a game (issue #35): the labeller's ``challenged`` and the probabilities of
+    # challenging of ``smuggle analyze --deception`` read the plugin's ``challenge``; no table.
+    from training.bluffing import deception
+
+    found = plugin(env_id)
+    assert not hasattr(deception, "CHALLENGES") and deception.challenge_rule(env_id) is found.challenge
+    assert (found.challenge is not None) == found.has_calls == deception.calls_possible(env_id)
+    for replay in replays(stored(env_id)):
+        states = positions(replay)
+        for c in claims(replay):
+            if c.role == "call":
+                assert found.challenge is not None and found.challenge(states[c.step], c.action) == c.challenged
+    assert deception.challenge_rule("dice_v0") is None

@@ -19,9 +19,10 @@ from smuggle_envs.games.humble_smuggle import actions as HA
 from smuggle_envs.games.illegal import actions as IA
 from smuggle_envs.games.illegal.vocab import PLAY, TRADE_ANSWER
 from smuggle_envs.games.import_export import actions as XA
-from smuggle_envs.registry import make_game
+from smuggle_envs.registry import ENV_IDS, make_game
 from training.bluffing import Facing, claims, facing, probes, questions
 from training.bluffing.beliefs import uniform_posterior
+from training.bluffing.games import plugin
 from training.bluffing.games.illegal import lacks
 from training.bluffing.games.import_export import outbids
 
@@ -100,7 +101,7 @@ def test_import_export_question_truth_is_the_sealed_bid_label_at_the_last_bid():
         seen: list[tuple[int | None, bool]] = []
         state = None
         for state, found, action in _play("import_export_v0", seed):
-            i = state.ask[3][0]
+            i = state.ask.context[0]
             if i + 1 == len(state.bidders) and found.claim_step is not None:  # the last bid: it reveals
                 seen.append((found.claim_step, outbids(found.claimant, action - XA.BID)(state)))
         assert state is not None
@@ -169,7 +170,7 @@ def _humble_exact(state: Any, found: Facing) -> float | None:
 def _import_export_exact(state: Any, found: Facing) -> float | None:
     """The seat bids second: the answer depends only on the first bid, uniform over what the
     first bidder could bid (``resample``'s draw)."""
-    if state.ask[3][0] != 1:
+    if state.ask.context[0] != 1:
         return None
     q = found.claimant
     top = min(state.credits[q] // 2, XA.MAX_BID_STEPS)
@@ -413,7 +414,9 @@ def test_illegal_questions_are_common_in_a_four_player_game():
 # ----- probe tasks ------------------------------------------------------------------------------------
 def test_every_game_has_a_question_task():
     games = {task.env_id for name, task in probes.TASKS.items() if name.endswith(":question")}
-    assert games == set(probes.GAMES)
+    assert games == set(probes.GAMES) == set(ENV_IDS)  # asked of the kit's plugins (issue #35)
+    calls = {task.env_id for name, task in probes.TASKS.items() if name.endswith(":facing")}
+    assert calls == {env for env in ENV_IDS if plugin(env).has_calls} == {"smuggle_v0", "ciq_v0"}
 
 
 @pytest.mark.parametrize("task", [f"{env}:question" for env in NO_CALLS] + ["ciq_v0:facing"])

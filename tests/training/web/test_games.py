@@ -56,7 +56,7 @@ def test_a_game_without_a_module_is_named_with_the_file_to_add_everywhere():
 def test_the_generic_page_is_a_declared_choice(monkeypatch):
     """``WebGame()`` shows the text table, the log and one button per action; a module must
     declare it (``WEB = WebGame()``) to get it."""
-    registry: PluginRegistry[WebGame] = PluginRegistry("training.web.games", "WEB")
+    registry: PluginRegistry[WebGame] = PluginRegistry("training.web.games", "WEB", kind=WebGame)
     monkeypatch.setattr("training.web.games.GAMES", registry)
     plain = types.ModuleType("elsewhere.dice")
     plain.ENV_ID, plain.WEB = "dice_v0", WebGame()  # type: ignore[attr-defined]

@@ -32,19 +32,14 @@ from smuggle_envs.core import Replay
 from .. import Claim
 from ._common import Draft, GameClaims, Labeller, Observation, walk
 
-CLAIMS: PluginRegistry[GameClaims] = PluginRegistry(__name__, "CLAIMS")
+CLAIMS: PluginRegistry[GameClaims] = PluginRegistry(__name__, "CLAIMS", kind=GameClaims)
 """env id -> its ``GameClaims``, from the modules of this package."""
 
 
 def plugin(env_id: str) -> GameClaims:
-    """The bluffing kit's parts of ``env_id``; a ``LookupError`` naming the module to add for a
-    game without one."""
-    found = CLAIMS.get(env_id)
-    if found is None:
-        raise LookupError(CLAIMS.describe_missing([env_id]))
-    if not isinstance(found, GameClaims):
-        raise TypeError(f"{CLAIMS.modules()[env_id].__name__}.CLAIMS must be a GameClaims, not {type(found).__name__}")
-    return found
+    """The bluffing kit's parts of ``env_id`` (``CLAIMS.require``): a ``LookupError`` naming the
+    module to add for a game without one."""
+    return CLAIMS.require(env_id)
 
 
 def label_replay(replay: Replay, observe: bool = False) -> list[tuple[Claim, Observation | None]]:

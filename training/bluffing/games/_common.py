@@ -159,12 +159,25 @@ class Labeller:
 Observation = npt.NDArray[np.float32]
 
 
+Challenge = Callable[[State[Any], int], bool]
+"""At a call decision (``state`` before it): whether ``action`` challenges the claim."""
+
+
 @dataclass(frozen=True)
 class GameClaims:
-    """What a game's plugin declares: its ``Labeller`` class and its ``facing`` function."""
+    """What a game's plugin declares: its ``Labeller`` class, its ``facing`` function and, for a
+    game with calls, its ``challenge`` test (which actions at a call challenge the claim: the
+    labeller's own, so the calls' ``challenged`` labels and ``smuggle analyze --deception``'s
+    probabilities of challenging read one rule)."""
 
     labeller: Callable[[], Labeller]
     facing: Callable[[State[Any], int], Facing | None]
+    challenge: Challenge | None = None
+
+    @property
+    def has_calls(self) -> bool:
+        """Whether a seat of the game ever calls another's claim (it has a ``facing``)."""
+        return self.facing is not no_facing
 
 
 def walk(game_claims: GameClaims, replay: Replay, observe: bool = False) -> list[tuple[Claim, Observation | None]]:

@@ -118,7 +118,12 @@ def facing(state: State[Any], seat: int) -> Facing | None:
     return None
 
 
-CLAIMS = GameClaims(CIQLabeller, facing)
+def challenge(state: State[Any], action: int) -> bool:
+    """At the target's Fire decision: ``action`` Fires (the labeller's ``challenged``)."""
+    return is_fire(action)
+
+
+CLAIMS = GameClaims(CIQLabeller, facing, challenge=challenge)
 """CIQ's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "CIQLabeller", "facing", "is_illegal"]
+__all__ = ["CLAIMS", "ENV_ID", "CIQLabeller", "challenge", "facing", "is_illegal"]

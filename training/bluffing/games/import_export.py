@@ -45,7 +45,7 @@ ENV_ID = "import_export_v0"
 def _containers_placed(state: State[Any]) -> bool:
     """No container of a won round is still to be picked or placed."""
     st = cast(ImportExportState, state)
-    return st.over or st.ask is None or st.ask[0] not in (P_IMPORT_PICK, P_IMPORT_ZONE)
+    return st.over or st.ask is None or st.ask.phase not in (P_IMPORT_PICK, P_IMPORT_ZONE)
 
 
 def _ship_text(st: ImportExportState) -> str:
@@ -70,7 +70,7 @@ class ImportExportLabeller(Labeller):
 
     def decide(self, state: State[Any], step: int, seat: int, action: int) -> bool:
         st = cast(ImportExportState, state)
-        bid = st.ask is not None and st.ask[0] == P_BID
+        bid = st.ask is not None and st.ask.phase == P_BID
         if bid:
             claim = f"{heard(st, action)} for {_ship_text(st)}"
             d = self.draft(st, step, action, "sealed_bid", "commitment", claim=claim, resolved=_containers_placed)
@@ -95,7 +95,7 @@ def outbids(q: int, mine: int = 0) -> Callable[[State[Any]], bool]:
 
     def truth(world: State[Any]) -> bool:
         st = cast(ImportExportState, world)
-        i = st.ask[3][0] if st.ask is not None else 0
+        i = st.ask.context[0] if st.ask is not None else 0
         bids = {b: st.bids[b] if k < i else 0 for k, b in enumerate(st.bidders)}
         bids[st.bidders[i]] = mine
         best = max(bids.values())
@@ -111,9 +111,9 @@ def questions(state: State[Any], seat: int) -> Facing | None:
     sealed bid leads" (None elsewhere)."""
     st = cast(ImportExportState, state)
     ask = st.ask
-    if ask is None or ask[0] != P_BID or ask[1] != seat or ask[3][0] == 0:
+    if ask is None or ask.phase != P_BID or ask.player != seat or ask.context[0] == 0:
         return None
-    q = st.bidders[ask[3][0] - 1]
+    q = st.bidders[ask.context[0] - 1]
     # Its bid is the history's last action unless the engine made it (a forced 0: no action).
     last = len(st.history) - 1
     step = last if last >= 0 and A.BID <= st.history[last] < A.TYPE else None

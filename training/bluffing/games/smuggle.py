@@ -111,7 +111,13 @@ def facing(state: State[Any], seat: int) -> Facing | None:
     return Facing(seat, decision, claim, st.holder, step, truth)
 
 
-CLAIMS = GameClaims(SmuggleLabeller, facing)
+def challenge(state: State[Any], action: int) -> bool:
+    """At a call: ``action`` searches the live hand (the Officer's search, the Informer's inform;
+    the labeller's ``challenged``)."""
+    return is_search(cast(SmuggleState, state), action)
+
+
+CLAIMS = GameClaims(SmuggleLabeller, facing, challenge=challenge)
 """Smuggle's part of the bluffing kit (``training.bluffing.games.CLAIMS`` files it under ``ENV_ID``)."""
 
-__all__ = ["CLAIMS", "ENV_ID", "SmuggleLabeller", "facing"]
+__all__ = ["CLAIMS", "ENV_ID", "SmuggleLabeller", "challenge", "facing"]

@@ -30,19 +30,14 @@ from agents.plugins import PluginRegistry
 
 from ._common import WebGame
 
-GAMES: PluginRegistry[WebGame] = PluginRegistry(__name__, "WEB")
+GAMES: PluginRegistry[WebGame] = PluginRegistry(__name__, "WEB", kind=WebGame)
 """env id -> its ``WebGame``, from the modules of this package."""
 
 
 def web_game(env_id: str) -> WebGame:
-    """The browser app's parts of ``env_id``; a ``LookupError`` naming the module to add for a
-    game without one (never an empty page by default)."""
-    found = GAMES.get(env_id)
-    if found is None:
-        raise LookupError(GAMES.describe_missing([env_id]))
-    if not isinstance(found, WebGame):
-        raise TypeError(f"{GAMES.modules()[env_id].__name__}.WEB must be a WebGame, not {type(found).__name__}")
-    return found
+    """The browser app's parts of ``env_id`` (``GAMES.require``): a ``LookupError`` naming the
+    module to add for a game without one (never an empty page by default)."""
+    return GAMES.require(env_id)
 
 
 def game_name(env_id: str) -> str:
