@@ -5,6 +5,8 @@
 see ``AGENT_KINDS``. A kind whose class declares ``OPTIONS`` (the search bots) takes options
 instead: ``"ismcts:sims=400;c=1.0;rollout=rule"``, ``key=value`` pairs separated by ``;``
 (``"llm:model=qwen2.5-7b;base_url=http://127.0.0.1:8000/v1"``: a chat model, ``agents/llm.py``).
+Agents from outside the library: ``"py:package.module:Name[;key=value...]"`` and the kinds that
+installed packages add through the ``smuggle_envs.agents`` entry points (``agents/pyspec.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .base import Agent, RandomAgent
+from .pyspec import check_agent, entry_point_kinds, load_object
 from .rule import RULE_AGENTS
 
 if TYPE_CHECKING:
@@ -31,7 +34,12 @@ AGENT_KINDS: dict[str, Mapping[str, str]] = {
     "pimc": {"*": "agents.search:PIMCAgent"},
     "tabular": {"*": "agents.tabular:TabularAgent"},  # a stored policy table: tabular:PATH.json
     "llm": {"*": "agents.llm:LLMAgent"},  # a chat model: llm:model=NAME;base_url=URL;... (agents/llm.py)
+    "py": {"*": "agents.pyspec:py_agent"},  # any importable agent: py:package.module:Name[;key=value...]
 }
+# The kinds installed packages add (entry points of the group "smuggle_envs.agents"); never one
+# of the library's names. Their objects are checked against the protocol when built.
+PLUGIN_KINDS: dict[str, Mapping[str, str]] = entry_point_kinds(set(AGENT_KINDS))
+AGENT_KINDS.update(PLUGIN_KINDS)
 
 OPTION_SEPARATOR = ";"
 
@@ -89,7 +97,18 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
             + ", ".join(k for k, t in AGENT_KINDS.items() if game.env_id in t or "*" in t)
         )
     module, name = target.split(":")
+    if kind in PLUGIN_KINDS:  # an installed package's kind: one-line errors, the protocol checked
+        plugin = load_object(spec, module, name)
+        built: Agent = check_agent(spec, _build(spec, plugin, arg, seed, game))
+        return built
     cls: Callable[..., Agent] = getattr(importlib.import_module(module), name)
+    return _build(spec, cls, arg, seed, game)
+
+
+def _build(spec: str, cls: Callable[..., Agent], arg: str, seed: int | None, game: Game) -> Agent:
+    """``cls`` built for ``spec``: with its options parsed (a class that declares ``OPTIONS``),
+    its one argument, or neither."""
+    kind = spec.partition(":")[0]
     options = getattr(cls, "OPTIONS", None)
     if options is not None:
         # OPTION_KWARGS: an option whose constructor argument has another name (llm's ``seed``)
@@ -114,4 +133,4 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         raise ValueError(f"agent {spec!r}: the {kind!r} agent takes no argument after ':' ({exc})") from None
 
 
-__all__ = ["AGENT_KINDS", "OPTION_SEPARATOR", "Agent", "RandomAgent", "make_agent", "parse_options"]
+__all__ = ["AGENT_KINDS", "OPTION_SEPARATOR", "PLUGIN_KINDS", "Agent", "RandomAgent", "make_agent", "parse_options"]

@@ -1,15 +1,17 @@
 """Lie detection: how well is a claim told true from false by the seat that must call it?
 
-    python benchmarks/lie_detection.py                  # the default: 40 games a game (minutes on one core)
+    python benchmarks/lie_detection.py                  # the default: 200 games a game (about 15 minutes on one core)
     python benchmarks/lie_detection.py --games 400      # to scale: intervals shrink as the deals grow
     python benchmarks/lie_detection.py --games 1 --envs smuggle_v0 --data /tmp/ld.json --plot /tmp/ld.png
 
 For each game it plays a tournament of fixed agents (``--agents``, default the rule bot, the
 zoo's model, ISMCTS at 20 iterations a decision and the random agent, at 4 players), turns it into
 the bluffing dataset with observations, split by seed (``smuggle dataset --observations --splits
-train=0.5,test=0.5``: no deal in both), and scores every call of the test deals (the Officer's
-search or let-pass, the Informer's inform or accept, a CIQ Fire decision) as a forecast that the
-claim it answers is a lie, by:
+train=0.5,test=0.5``: no deal in both), and scores every chosen call of the test deals (the
+Officer's search or let-pass, the Informer's inform or accept, a CIQ Fire decision) as a forecast
+that the claim it answers is a lie. Which calls are chosen is the kit's one definition
+(``metrics.report_sections``): a forced call, the only legal action, detects nothing; it is in
+no score and no fit, and each row counts the ones it left out (``forced calls``). By:
 
 * **uniform posterior**: 1 - ``beliefs.uniform_posterior`` at the call (``--samples`` worlds the
   caller's information allows, drawn uniformly);
@@ -25,19 +27,23 @@ claim it answers is a lie, by:
   rate).
 
 Each score gets its AUROC, Brier score, log-loss and ECE (``training/bluffing/metrics.py``) with a
-95% percentile bootstrap interval over the test deals. Illegal, Humble smuggle and Import / Export
+95% percentile bootstrap interval over the test deals. The AUROC ranks lies against true claims:
+where every chosen call answers a lie (or every one a true claim) it is undefined, printed
+``n/a`` with the reason. Illegal, Humble smuggle and Import / Export
 have no call decisions (no seat ever calls another's claim): their rows say so, and their
 claim-side metrics (bluff or miss rate, payoffs) are printed and stored. In CIQ the caller is the
 target, who knows its own hand: every posterior there is certain, a check of the pipeline more
 than a contest.
 
-Writes ``docs/img/data/lie_detection.json`` (the exact command, every number, the docs table),
+Writes ``docs/img/data/lie_detection.json`` (the exact command, every number, each game's test
+calls with their scores, forced ones included, one a line: ``CALL_COLUMNS``; the docs table),
 draws ``docs/img/lie_detection.png`` and prints the Markdown table; ``python
 scripts/update_docs.py`` puts the table into docs/bluffing.md (``<!-- data-table: lie_detection
 -->``). ``tests/training/bluffing/test_metrics.py`` runs it at a tiny budget.
 
 ``--report`` measures nothing: it reads ``--data`` (a stored JSON, e.g. one whose games were
-measured by separate runs and merged), rewrites its ``table`` from its ``games`` and redraws
+measured by separate runs and merged), scores each game's stored calls again (so a change in
+which calls count reaches the table without a new run), rewrites its ``table`` and redraws
 ``--plot``::
 
     python benchmarks/lie_detection.py --report
@@ -48,6 +54,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -68,12 +75,15 @@ from training.bluffing.deception import Policies, add_challenge_probs, calls_pos
 from training.bluffing.metrics import (  # noqa: E402
     Metric,
     Settings,
+    as_columns,
     auroc,
     bootstrap,
     calibration_metrics,
     deception_report,
     fmt_interval,
+    forced_calls,
     format_report,
+    report_sections,
 )
 from training.bluffing.stored import StoredGame, open_db, stored_games  # noqa: E402
 
@@ -215,6 +225,72 @@ def logistic(train: list[dict[str, Any]], test: list[dict[str, Any]]) -> None:
         r["p_logistic"] = float(p)
 
 
+# ----- the calls scored: the kit's one definition, and what the JSON keeps -------------------------------
+CALL_COLUMNS = (
+    "seed",
+    "agent",
+    "truth",
+    "forced",
+    "challenged",
+    "challenge_prob",
+    "p_uniform",
+    "p_policy",
+    "policy_fallback",
+    "p_logistic",
+)
+"""The columns of a stored test call (``games.<env>.test_calls``: one list a call; booleans as
+0 / 1, the probabilities to 4 decimals, None where a call has no such score: a forced call has
+none, a call of a claimant whose policy is unknown no ``p_policy``)."""
+
+
+def chosen_calls(calls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The chosen calls and the forced ones, by the kit's one definition
+    (``metrics.report_sections``, ``metrics.forced_calls``): a forced call, the only legal action,
+    detects nothing and is in no score, only counted."""
+    if not calls:
+        return [], []
+    cols = as_columns(calls)
+    chosen = next((mask for role, _, mask in report_sections(cols) if role == "call"), np.zeros(len(calls), bool))
+    skipped = forced_calls(cols)
+    return [r for r, c in zip(calls, chosen) if c], [r for r, f in zip(calls, skipped) if f]
+
+
+def _stored(value: Any) -> Any:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    return None if np.isnan(value) else round(float(value), 4)
+
+
+def store_calls(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """The calls as the JSON keeps them (``CALL_COLUMNS``), what ``--report`` scores again."""
+    rows = [[_stored(r.get(k if k != "agent" else "agent_name")) for k in CALL_COLUMNS] for r in calls]
+    return {"columns": list(CALL_COLUMNS), "rows": rows}
+
+
+def read_calls(stored: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stored calls as rows (``role`` call, ``agent_name``), ready for ``scorers``."""
+    rows = []
+    for values in stored["rows"]:
+        r: dict[str, Any] = {"role": "call", **dict(zip(stored["columns"], values))}
+        r["agent_name"] = r.pop("agent")
+        for k in ("truth", "forced", "challenged", "policy_fallback"):
+            r[k] = None if r[k] is None else bool(r[k])
+        rows.append(r)
+    return rows
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """``data`` as JSON, indented, each list of plain values on one line (a stored call a line)."""
+    text = json.dumps(data, indent=1)
+    # a bracket followed or preceded by a line break is never inside a string (JSON escapes them)
+    flat = re.sub(r"\[\n\s*([^\[\]{}]*?)\n\s*\]", lambda m: "[" + re.sub(r",\n\s*", ", ", m.group(1)) + "]", text)
+    return flat + "\n"
+
+
 # ----- scoring ------------------------------------------------------------------------------------------
 def score_metrics() -> list[Metric]:
     """AUROC, Brier, log-loss and ECE of column ``p_lie`` as a forecast of a lie."""
@@ -225,8 +301,11 @@ def score_metrics() -> list[Metric]:
     )
 
 
-def scored(name: str, rows: list[dict[str, Any]], column: str, settings: Settings, note: str = "") -> dict[str, Any]:
-    """One scorer's row: its metrics with intervals over the test deals."""
+def scored(
+    name: str, rows: list[dict[str, Any]], column: str, settings: Settings, note: str = "", n_forced: int = 0
+) -> dict[str, Any]:
+    """One scorer's row: its metrics with intervals over the test deals, the lies among its calls
+    and the forced calls left out of it (``n_forced``)."""
     cols = {
         "p_lie": np.array([float(r[column]) for r in rows]),
         "truth": np.array([1.0 if r["truth"] else 0.0 for r in rows]),
@@ -234,33 +313,43 @@ def scored(name: str, rows: list[dict[str, Any]], column: str, settings: Setting
     seeds = np.array([r["seed"] for r in rows])
     with np.errstate(all="ignore"):
         values = bootstrap(score_metrics(), cols, seeds, settings.n_boot, settings.seed, settings.level)
-    out: dict[str, Any] = {"scorer": name, "rows": len(rows), "deals": len(set(seeds.tolist())), "note": note}
+    out: dict[str, Any] = {
+        "scorer": name,
+        "rows": len(rows),
+        "forced": n_forced,
+        "lies": int(len(rows) - cols["truth"].sum()),
+    }
+    out.update({"deals": len(set(seeds.tolist())), "note": note})
     out.update({k: b.as_dict() for k, b in values.items()})
     return out
 
 
-def scorers(test: list[dict[str, Any]], settings: Settings) -> list[dict[str, Any]]:
-    """Every scorer's row for one game's test calls."""
+def scorers(calls: list[dict[str, Any]], settings: Settings) -> list[dict[str, Any]]:
+    """Every scorer's row for one game's test calls (stored ones, ``read_calls``): the chosen calls
+    scored, the forced ones counted (``chosen_calls``)."""
+    test, skipped = chosen_calls(calls)
     aware = [r for r in test if r.get("p_policy") is not None]
     fallback = sum(bool(r.get("policy_fallback")) for r in aware)
     found = [
-        scored("uniform posterior", test, "p_uniform", settings),
+        scored("uniform posterior", test, "p_uniform", settings, n_forced=len(skipped)),
         scored(
             "policy-aware posterior",
             aware,
             "p_policy",
             settings,
             f"claimant's policy known on {len(aware)} of {len(test)} calls; uniform where no world fit: {fallback}",
+            len(skipped),
         ),
-        scored("logistic regression", test, "p_logistic", settings, "fitted on the train deals' calls"),
+        scored("logistic regression", test, "p_logistic", settings, "fitted on the train deals' calls", len(skipped)),
     ]
-    for agent in sorted({r["agent_name"] for r in test}):
+    for agent in sorted({r["agent_name"] for r in calls}):  # an agent whose every call was forced too
         mine = [r for r in test if r["agent_name"] == agent]
-        policy = all(r["challenge_prob"] is not None and not np.isnan(r["challenge_prob"]) for r in mine)
+        policy = bool(mine) and all(r["challenge_prob"] is not None and not np.isnan(r["challenge_prob"]) for r in mine)
         for r in mine:
             r["p_agent"] = r["challenge_prob"] if policy else float(r["challenged"])
         kind = "P(challenge)" if policy else "decision"
-        found.append(scored(f"{agent}'s calls ({kind})", mine, "p_agent", settings))
+        n_forced = sum(r["agent_name"] == agent for r in skipped)
+        found.append(scored(f"{agent}'s calls ({kind})", mine, "p_agent", settings, n_forced=n_forced))
     return found
 
 
@@ -272,13 +361,13 @@ def run_game(env_id: str, args: argparse.Namespace, settings: Settings, folder: 
     rows = splits["train"] + splits["test"]
     report = deception_report(rows, settings, {env_id: bool(calls_possible(env_id))})
     print("\n\n".join(format_report(r, settings) for r in report), file=sys.stderr)
-    train = [r for r in splits["train"] if r["role"] == "call"]
-    test = [r for r in splits["test"] if r["role"] == "call"]
+    train, _ = chosen_calls([r for r in splits["train"] if r["role"] == "call"])
+    test, skipped = chosen_calls([r for r in splits["test"] if r["role"] == "call"])
     found: dict[str, Any] = {
         "commands": {k: "smuggle " + shlex.join(v) for k, v in commands(env_id, args, Path("TMP")).items()},
         "games": len(games),
         "deals": len({g.record.seed for g in games.values()}),
-        "calls": {"train": len(train), "test": len(test)},
+        "calls": {"train": len(train), "test": len(test), "forced_test": len(skipped)},
         "claim_side": _claim_side(report),
         "scorers": [],
     }
@@ -286,7 +375,8 @@ def run_game(env_id: str, args: argparse.Namespace, settings: Settings, folder: 
         posteriors(test, games, args)
         test = [r for r in test if r["p_uniform"] is not None]  # a call facing nothing: none so far
         logistic(train, test)
-        found["scorers"] = scorers(test, settings)
+        found["test_calls"] = store_calls(test + skipped)
+        found["scorers"] = scorers(read_calls(found["test_calls"]), settings)  # as --report scores them
     else:
         found["note"] = "no call decisions (no seat calls another's claim): claim-side metrics only"
     found["seconds"] = round(time.perf_counter() - start, 1)
@@ -318,28 +408,32 @@ def _cell(value: dict[str, Any] | None, unit: str = "share") -> str:
     return fmt_interval(b, unit)
 
 
+def undefined_auroc(s: dict[str, Any]) -> str:
+    """Why a scorer's AUROC is undefined ("" where it is not): it ranks lies against true claims,
+    so it needs calls that answer each."""
+    if s.get("auroc") and s["auroc"]["value"] is not None:
+        return ""
+    if s["rows"] == 0:
+        return "AUROC n/a: no chosen call"
+    which = "a lie" if s["lies"] == s["rows"] else "a true claim"
+    return f"AUROC n/a: every chosen call answers {which}, none to rank it against"
+
+
 def table(games: dict[str, Any]) -> dict[str, Any]:
     """The docs table (``<!-- data-table: lie_detection -->``): a row per game and scorer."""
     rows = []
     for env, g in games.items():
         if not g["scorers"]:
-            rows.append([env, "-", "-", "-", "-", "-", "-", g.get("note", "")])
+            rows.append([env, "-", "-", "-", "-", "-", "-", "-", g.get("note", "")])
             continue
         for s in g["scorers"]:
-            rows.append(
-                [
-                    env,
-                    s["scorer"],
-                    s["rows"],
-                    s["deals"],
-                    _cell(s.get("auroc")),
-                    _cell(s.get("brier")),
-                    _cell(s.get("ece")),
-                    s["note"],
-                ]
-            )
-    headers = ["game", "scorer", "test calls", "deals", "AUROC", "Brier", "ECE", "note"]
-    return {"headers": headers, "align": "llrrrrrl", "rows": rows}
+            why = undefined_auroc(s)
+            note = "; ".join(n for n in (s["note"], why) if n)
+            value = "n/a" if why else _cell(s.get("auroc"))
+            cells = [s["rows"], s["forced"], s["deals"], value, _cell(s.get("brier")), _cell(s.get("ece"))]
+            rows.append([env, s["scorer"], *cells, note])
+    headers = ["game", "scorer", "chosen calls", "forced calls", "deals", "AUROC", "Brier", "ECE", "note"]
+    return {"headers": headers, "align": "llrrrrrrl", "rows": rows}
 
 
 def render_table(t: dict[str, Any]) -> str:
@@ -364,22 +458,29 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--report",
         action="store_true",
-        help="measure nothing: rebuild --data's table from its games and redraw --plot",
+        help="measure nothing: score --data's stored calls again, rebuild its table and redraw --plot",
     )
     return p.parse_args(argv)
 
 
 def report(data_path: str, plot: str) -> int:
-    """Rewrite a stored JSON's table from its games (its command and settings kept), redraw the
-    figure and print the table."""
+    """Score a stored JSON's calls again (its command and settings kept), rewrite its table,
+    redraw the figure and print the table."""
     data = json.loads(Path(data_path).read_text(encoding="utf-8"))
+    kept = data["settings"]
+    settings = Settings(n_boot=kept["boot"], seed=0, level=kept["level"])
+    for env, game in data["games"].items():
+        if game["scorers"] and "test_calls" not in game:
+            raise SystemExit(f"lie_detection: {data_path}: {env} keeps no test_calls to score; measure it again")
+        if "test_calls" in game:
+            game["scorers"] = scorers(read_calls(game["test_calls"]), settings)
     data["table"] = table(data["games"])
-    Path(data_path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    Path(data_path).write_text(dumps(data), encoding="utf-8")
     from training.bluffing.plots import plot_lie_detection
 
     plot_lie_detection(data, plot)
     print(render_table(data["table"]))
-    print(f"\nrewritten from its games: {data_path}, {plot}", file=sys.stderr)
+    print(f"\nrewritten from its calls: {data_path}, {plot}", file=sys.stderr)
     return 0
 
 
@@ -408,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         "table": table(games),
     }
     Path(args.data).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.data).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    Path(args.data).write_text(dumps(data), encoding="utf-8")
     from training.bluffing.plots import plot_lie_detection
 
     plot_lie_detection(data, args.plot)

@@ -156,7 +156,7 @@ def play_deal(game: Any, agents: list[Any], deal: int, seed: int) -> tuple[dict[
 # ----- one game ------------------------------------------------------------------------------------
 def opponent_specs(text: str, n: int) -> list[str]:
     """The specs of the ``n - 1`` other seats: one spec for all, or one per seat."""
-    from training.cli.errors import UsageError
+    from training.errors import UsageError
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if len(specs) == 1:
@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     """Play every game's deals, print the table, write the JSON; 2 on a bad spec or a refusal."""
     args = parse_args(argv)
     from agents.llm import LLMError
-    from training.cli.errors import UsageError
+    from training.errors import UsageError
 
     envs = [e.strip() for e in args.envs.split(",") if e.strip()]
     try:

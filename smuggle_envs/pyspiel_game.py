@@ -14,9 +14,11 @@ env id                 OpenSpiel game    players   what it is
                                                    items and offers bribes, the sheriff inspects
 =====================  ================  ========  ================================================
 
-They are not among the default ``ENV_IDS``: :func:`register_openspiel_games` registers them
-(``smuggle_envs.registry.register``), and the registry calls it by itself the first time an
-``os_`` env id is asked for, so ``smuggle exploit random --env os_kuhn_poker_v0`` just works.
+They are not among the default ``ENV_IDS``: the registry registers the games of
+``OPENSPIEL_GAMES`` by itself the first time an ``os_`` env id is asked for (its ``ON_DEMAND``
+table names this module by string; this module never imports the registry), so ``smuggle
+exploit random --env os_kuhn_poker_v0`` just works; ``smuggle_envs.registry.register_family("os_")``
+registers them ahead of use.
 
 How the engine contract maps onto OpenSpiel:
 
@@ -55,7 +57,6 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from . import registry
 from .core.errors import ConfigError
 from .core.game import TERMINAL, Game, GameConfig, State, copy_rng
 from .core.layout import ObservationLayout, Piece
@@ -284,16 +285,6 @@ OPENSPIEL_GAMES: dict[str, type[OpenSpielGame]] = {
 """env id -> its game class: the OpenSpiel games this module adapts."""
 
 
-def register_openspiel_games() -> tuple[str, ...]:
-    """Register the env ids of ``OPENSPIEL_GAMES`` (each once; calling again does nothing) and
-    return them. Afterwards they are in ``ENV_IDS`` and every layer finds them like the others."""
-    for env_id, cls in OPENSPIEL_GAMES.items():
-        if env_id not in registry.ENV_IDS:
-            low, high = cls.min_players, cls.max_players
-            registry.register(env_id, cls, cls.title, str(low) if low == high else f"{low}-{high}")
-    return tuple(OPENSPIEL_GAMES)
-
-
 __all__ = [
     "OPENSPIEL_GAMES",
     "KuhnPokerGame",
@@ -302,5 +293,4 @@ __all__ = [
     "OpenSpielGame",
     "OpenSpielState",
     "SheriffGame",
-    "register_openspiel_games",
 ]

@@ -4,7 +4,8 @@ The five games of the package are listed here; a game that lives elsewhere (a te
 another package's) joins with one call to :func:`register`, after which ``make``, ``make_game``,
 ``ENV_IDS``, ``describe()`` (``smuggle list``) and replays know it like the others. A family of
 ids registers itself the first time one of them is asked for (``ON_DEMAND``: the OpenSpiel games
-``os_kuhn_poker_v0``, ``os_leduc_poker_v0``, ``os_sheriff_v0`` of ``smuggle_envs.pyspiel_game``).
+``os_kuhn_poker_v0``, ``os_leduc_poker_v0``, ``os_sheriff_v0`` of ``smuggle_envs.pyspiel_game``),
+or when :func:`register_family` is called with its prefix.
 """
 
 from __future__ import annotations
@@ -74,19 +75,35 @@ def register(
             setattr(package, env_id, env_module)
 
 
-# Families of env ids registered on first use, by prefix: "module:function" registers them. Named
-# by string (imported only then), so the registry imports nothing above it and ENV_IDS stays the
-# package's games until one of these ids is asked for (``smuggle exploit ... --env os_kuhn_poker_v0``).
-ON_DEMAND = {"os_": "smuggle_envs.pyspiel_game:register_openspiel_games"}
+# Families of env ids registered on first use, by prefix: "module:TABLE" names a dict of env id ->
+# game class that the registry registers. Named by string (imported only then), so the registry
+# imports nothing above it and ENV_IDS stays the package's games until one of these ids is asked
+# for (``smuggle exploit ... --env os_kuhn_poker_v0``); the family's module only declares its
+# games and never imports the registry back (no import cycle, not even through the string).
+ON_DEMAND = {"os_": "smuggle_envs.pyspiel_game:OPENSPIEL_GAMES"}
+
+
+def register_family(prefix: str) -> tuple[str, ...]:
+    """Register every env id of the ``ON_DEMAND`` family ``prefix`` (each once; calling again does
+    nothing) and return them. Afterwards they are in ``ENV_IDS`` and every layer finds them like
+    the others."""
+    if prefix not in ON_DEMAND:
+        raise ConfigError(f"no family of env ids starts with {prefix!r}; families: {sorted(ON_DEMAND)}")
+    module, _, table = ON_DEMAND[prefix].partition(":")
+    games: dict[str, type[Game]] = getattr(importlib.import_module(module), table)
+    for env_id, cls in games.items():
+        if env_id not in _GAMES:
+            low, high = cls.min_players, cls.max_players
+            register(env_id, cls, cls.title, str(low) if low == high else f"{low}-{high}")
+    return tuple(games)
 
 
 def _register_on_demand(env_id: str) -> None:
     """Register the family of ``env_id`` if it belongs to one of ``ON_DEMAND`` (once)."""
-    for prefix, target in ON_DEMAND.items():
+    for prefix in ON_DEMAND:
         if env_id.startswith(prefix):
-            module, _, function = target.partition(":")
             try:
-                getattr(importlib.import_module(module), function)()
+                register_family(prefix)
             except ImportError as exc:
                 raise ConfigError(f"{env_id!r} needs OpenSpiel: pip install -e '.[openspiel]' ({exc})") from None
 

@@ -326,8 +326,8 @@ class TournamentDB:
         return text
 
     # ----- plumbing ----------------------------------------------------------------------------
-    def _tx(self) -> _Transaction:
-        return _Transaction(self.conn)
+    def _tx(self) -> Transaction:
+        return Transaction(self.conn)
 
     def close(self) -> None:
         self.conn.close()
@@ -641,8 +641,9 @@ def _call_record(row: Sequence[Any]) -> dict[str, Any]:
     return {**json.loads(extra), **record}
 
 
-class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error), for autocommit connections."""
+class Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error), for autocommit connections:
+    the results database's writes and the browser app's (``training/web/store.py``)."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
@@ -655,6 +656,17 @@ class _Transaction:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def unique_names(labels: Sequence[str]) -> list[str]:
+    """Labels made unique as the database stores agents: a second ``random`` becomes
+    ``random#2``, a third ``random#3`` (a tournament's agents, a browser table's seats)."""
+    seen: dict[str, int] = {}
+    names = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        names.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return names
 
 
 def _list_ids(ids: Sequence[int]) -> str:

@@ -19,7 +19,7 @@ from agents.arena import play
 from agents.base import Agent
 from smuggle_envs.core.game import Game, State
 
-from .cli.errors import UsageError, os_error_text
+from .errors import UsageError, os_error_text
 from .gamelog import GameLog
 from .stats import format_table, wilson_interval, win_shares
 

@@ -1,8 +1,8 @@
 """The argparse options several ``smuggle`` commands share, one function an option.
 
-The commands' parsers (``training/cli/parsers.py``, ``training/tournament/parser.py``,
-``training/selfplay/parser.py``, ``training/web/parser.py``, ``training/bluffing/parser.py``)
-each add their own options; an option that more than one command takes (the game,
+The commands' parsers (each in the ``parser.py`` beside the command's code: ``training/cli/``,
+``training/``, ``training/tournament/``, ``training/selfplay/``, ``training/web/``,
+``training/bluffing/``) each add their own options; an option that more than one command takes (the game,
 ``--players``, ``--seed``, ``--games``, the database, the report files, ...) is added here, so
 it has one name, type and metavar everywhere and the same help where it means the same thing. A
 command whose option means something of its own there passes its help (``--seed`` is a base

@@ -31,7 +31,7 @@ from typing import Any
 
 from agents.ppo import NumpyPolicy
 from agents.zoo import add_model, git_commit, manifest, sha256, zoo_dir
-from training.cli.errors import UsageError
+from training.errors import UsageError
 from training.stats import format_table
 
 from .provenance import machine_record

@@ -66,9 +66,9 @@ from agents.zoo import ZooAgent, git_commit, manifest, resolve, sha256, write_ma
 from smuggle_envs import GameSpec
 from smuggle_envs.core.driver import BaseObserver
 from smuggle_envs.core.game import Game, State
-from training.cli.errors import UsageError, warn_once
-from training.cli.parsers import ZOO_VALUE_EPOCHS, ZOO_VALUE_GAMES, ZOO_VALUE_OPPONENTS
+from training.errors import UsageError, warn_once
 from training.match import build_agent
+from training.parser import ZOO_VALUE_EPOCHS, ZOO_VALUE_GAMES, ZOO_VALUE_OPPONENTS
 from training.provenance import machine_record
 
 MIN_GAMES = 10  # a tenth of the games stops the fit, a tenth is held out

@@ -64,7 +64,7 @@ from smuggle_envs.games.ciq.vocab import (
 )
 
 if TYPE_CHECKING:
-    from smuggle_envs.games.ciq.rules import CIQGame
+    from smuggle_envs.games.ciq.game import CIQGame
 
 ENV_ID = "ciq_v0"
 """The game this bot plays: ``agents.rule`` files ``AGENT`` under it."""

@@ -62,7 +62,7 @@ from smuggle_envs.games.humble_smuggle.vocab import (
 )
 
 if TYPE_CHECKING:
-    from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame
+    from smuggle_envs.games.humble_smuggle.game import HumbleSmuggleGame
 
 ENV_ID = "humble_smuggle_v0"
 """The game this bot plays: ``agents.rule`` files ``AGENT`` under it."""
@@ -70,6 +70,11 @@ ENV_ID = "humble_smuggle_v0"
 NP = A.NUM_PLAY_KINDS
 W = NUM_WHITE
 PLAY_VALUE = {ADD: 0.6, ZERO: 1.0, DOUBLE: 0.8, SHIELD: 1.3}
+
+
+def _kinds(counts: Sequence[int]) -> list[int]:
+    """The Play card kinds of a count per kind (``my_attached``'s row), each as often as counted."""
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
 class HumbleSmuggleRuleAgent(RuleAgent):
@@ -189,7 +194,8 @@ class HumbleSmuggleRuleAgent(RuleAgent):
     ) -> float:
         """Chance that my ``card`` (with my known modifiers ``mods``) is not discarded, over
         ``samples`` of the other seats' cards (their modifiers are unknown and left out)."""
-        value, shield = self._effective(card, mods) if mods else (card, False)
+        # the engine's own rule (HumbleSmuggleGame.effective_value), on my known modifiers
+        value, shield = self.game.effective_value(card, _kinds(mods)) if mods else (card, False)
         if shield:
             return 1.0
         sym = self.symbol
@@ -216,22 +222,6 @@ class HumbleSmuggleRuleAgent(RuleAgent):
                 gone = len(above) < k
             kept += not gone
         return kept / len(samples)
-
-    def _effective(self, card: int, mods: Sequence[int]) -> tuple[int, bool]:
-        zero = shield = False
-        doubles = add = 0
-        for kind, count in enumerate(mods):
-            for _ in range(count):
-                e = self.effect[kind]
-                if e == ADD:
-                    add += self.amount[kind]
-                elif e == ZERO:
-                    zero = True
-                elif e == DOUBLE:
-                    doubles += 1
-                else:
-                    shield = True
-        return max(0, (0 if zero else card) * (1 << doubles) + add), shield
 
     def _gain(self, card: int, obs: dict[str, Any], samples: list[list[int]], centre: int, rule: int) -> float:
         value = self._value(card, obs)

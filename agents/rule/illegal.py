@@ -83,7 +83,7 @@ from smuggle_envs.games.illegal.vocab import (
 )
 
 if TYPE_CHECKING:
-    from smuggle_envs.games.illegal.rules import IllegalGame
+    from smuggle_envs.games.illegal.game import IllegalGame
 
 ENV_ID = "illegal_v0"
 """The game this bot plays: ``agents.rule`` files ``AGENT`` under it."""

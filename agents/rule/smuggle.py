@@ -73,7 +73,7 @@ from smuggle_envs.games.smuggle.vocab import (
 from smuggle_envs.games.smuggle.vocab import NUM_SEARCH_RECORDS as NUM_RECORDS
 
 if TYPE_CHECKING:
-    from smuggle_envs.games.smuggle.rules import SmuggleGame
+    from smuggle_envs.games.smuggle.game import SmuggleGame
 
 
 ENV_ID = "smuggle_v0"

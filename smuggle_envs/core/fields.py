@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from .game import Game, State, copy_rng
+from .layout import ObservationLayout, Piece
 
 
 class ByteFields:
@@ -55,6 +56,67 @@ class ByteFields:
         return {name: mv[a : a + size] for name, (a, size) in self.offsets.items()}
 
 
+def _sources(piece: Piece) -> tuple[str, ...]:
+    source = piece.source
+    return () if source is None else (source,) if isinstance(source, str) else source
+
+
+def _field_size(piece: Piece, n: int) -> int:
+    """The size of the byte field a piece reads, from its size and seat mode."""
+    return {"own": n * piece.size, "own_rotated": n * n, "own_flags": n}.get(piece.seats, piece.size)
+
+
+def fields_of(layout: ObservationLayout, n: int) -> list[tuple[str, int]]:
+    """The byte fields a layout's pieces read, (name, size) in the order the pieces first name
+    them: a field read by several pieces is declared once, and they must agree on its size."""
+    sizes: dict[str, int] = {}
+    for piece in layout.pieces:
+        for name in _sources(piece):
+            size = _field_size(piece, n)
+            if sizes.setdefault(name, size) != size:
+                raise ValueError(f"byte field {name!r} is {sizes[name]} long for one piece, {size} for {piece.name!r}")
+    return list(sizes.items())
+
+
+def _indices(piece: Piece, fields: ByteFields, n: int, p: int) -> list[int]:
+    """Where the observer ``p`` (of ``n`` seats) reads each position of ``piece`` in the buffer."""
+    k, mode = piece.size, piece.seats
+    if mode == "own_flags":
+        return [fields.start(name) + p for name in _sources(piece)]
+    start = fields.start(_sources(piece)[0])
+    if mode == "rotated":
+        return [start + (p + i) % n for i in range(k)]
+    if mode == "own":
+        return [start + p * k + j for j in range(k)]
+    if mode == "own_rotated":
+        return [start + p * n + (p + i) % n for i in range(k)]
+    if mode == "rotated_rows":
+        r = k // n
+        return [start + ((p + i // r) % n) * r + i % r for i in range(k)]
+    return list(range(start, start + k))
+
+
+class GatherTable:
+    """The gather indices and the scale of a layout whose pieces say where they come from (see
+    ``Piece``): ``rows[variant][p]`` are observer ``p``'s indices into the byte buffer, and an
+    observation is ``np_buf[rows[variant][p]] * scale``. A piece with no source, or outside its
+    variant, reads the always-zero byte (the game writes the first kind after the gather)."""
+
+    def __init__(self, layout: ObservationLayout, fields: ByteFields, n: int, variants: int = 1):
+        self.scale = np.ones(layout.size, np.float32)
+        gather = np.full((variants, n, layout.size), fields.zero, np.intp)
+        for piece in layout.pieces:
+            sl = layout.slice(piece.name)
+            self.scale[sl] = piece.scale
+            if piece.source is None:
+                continue
+            for p in range(n):
+                for v in range(variants):
+                    if piece.variant is None or piece.variant == v:
+                        gather[v, p, sl] = _indices(piece, fields, n, p)
+        self.rows = [[gather[v, p] for p in range(n)] for v in range(variants)]
+
+
 def set_one_hot(view: memoryview, old: int, new: int) -> None:
     """Move a one-hot flag from ``old`` to ``new``; -1 means "no one"."""
     if old >= 0:
@@ -64,12 +126,14 @@ def set_one_hot(view: memoryview, old: int, new: int) -> None:
 
 
 class ByteGame(Game):
-    """A Game whose states keep their facts in ``ByteFields``: it declares the fields once
-    (``_field_sizes``, name and size in order) and core builds and caches the layout of them."""
+    """A Game whose states keep their facts in ``ByteFields``: by default the fields its
+    observation pieces read (``fields_of``, from the pieces' ``source`` and ``seats``), so that
+    each piece is declared once; a game whose pieces do not say where they come from lists its
+    fields in ``_field_sizes`` instead. Core builds and caches them."""
 
-    @abstractmethod
     def _field_sizes(self) -> Iterable[tuple[str, int]]:
         """The state's byte fields, (name, size) in buffer order."""
+        return fields_of(self.observation_layout, self.num_players)
 
     @cached_property
     def fields(self) -> ByteFields:

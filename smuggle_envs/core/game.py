@@ -82,8 +82,11 @@ class Encoder(Protocol):
 class Game(ABC):
     """An immutable game definition: rules variant, sizes, layout.
 
-    A game declares ``num_actions`` (a class attribute is enough) and builds its observation
-    layout and encoder in ``_build_layout`` and ``_make_encoder``; core caches both, once per game.
+    A game declares ``num_actions`` (a class attribute is enough), and with :meth:`declare` what
+    core builds from (each once per game, then cached): ``state_class`` (``new_initial_state(seed)``
+    is ``state_class(game, seed)``), ``build_layout`` (a function of the game: its observation
+    layout) and ``encoder_class`` (built with the game, after the layout). A game that writes its
+    observation itself overrides ``State._observation`` and declares no encoder.
     """
 
     env_id: ClassVar[str]
@@ -93,6 +96,9 @@ class Game(ABC):
     # A search bot's playouts stop after this many decisions unless told otherwise (None: at the
     # end), for a game whose random play runs far longer than real play (Import / Export).
     playout_depth: ClassVar[int | None] = None
+    state_class: ClassVar[Callable[..., State[Any]]]
+    build_layout: ClassVar[Callable[[Any], ObservationLayout]]
+    encoder_class: ClassVar[Callable[[Any], Encoder]]
 
     def __init__(self, config: GameConfig | None = None, **kwargs: Any):
         if config is not None and kwargs:
@@ -117,6 +123,31 @@ class Game(ABC):
     @abstractmethod
     def num_actions(self) -> int: ...
 
+    @classmethod
+    def declare(
+        cls,
+        *,
+        state_class: Callable[..., State[Any]],
+        build_layout: Callable[[Any], ObservationLayout],
+        encoder_class: Callable[[Any], Encoder] | None = None,
+        **texts: Callable[..., Any],
+    ) -> None:
+        """Declare what core builds a game of ``cls`` from: its state, its observation layout and
+        its encoder, and the optional text methods (``card_glossary``, ``score_text``). A call,
+        not class attributes, because the game's class sits below the modules these come from
+        (they read their game through it): the module that assembles the state makes it, once."""
+        if "state_class" in vars(cls):
+            raise TypeError(f"{cls.__name__} is declared already")
+        unknown = sorted(set(texts) - {"card_glossary", "score_text"})
+        if unknown:
+            raise TypeError(f"declare() takes no {unknown}; the text methods are card_glossary and score_text")
+        cls.state_class = state_class
+        cls.build_layout = build_layout
+        if encoder_class is not None:
+            cls.encoder_class = encoder_class
+        for name, method in texts.items():
+            setattr(cls, name, method)
+
     @cached_property
     def observation_layout(self) -> ObservationLayout:
         """The named pieces of the observation vector, built once per game."""
@@ -128,18 +159,29 @@ class Game(ABC):
         return self._make_encoder()
 
     def _build_layout(self) -> ObservationLayout:
-        raise NotImplementedError(f"{type(self).__name__} must define _build_layout() or observation_layout")
+        # Read on the class: a function declared there is not bound to the game.
+        build: Callable[[Any], ObservationLayout] | None = getattr(type(self), "build_layout", None)
+        if build is None:
+            raise NotImplementedError(f"{type(self).__name__} must declare build_layout (or observation_layout)")
+        return build(self)
 
     def _make_encoder(self) -> Encoder:
-        raise NotImplementedError(f"{type(self).__name__} must define _make_encoder() or override _observation()")
+        make: Callable[[Any], Encoder] | None = getattr(type(self), "encoder_class", None)
+        if make is None:
+            raise NotImplementedError(f"{type(self).__name__} must declare encoder_class or override _observation()")
+        return make(self)
 
     @property
     def score_scale(self) -> float:
         """The natural unit of a score difference, used by the normalised-score reward."""
         return 1.0
 
-    @abstractmethod
-    def new_initial_state(self, seed: int | None = None) -> State[Any]: ...
+    def new_initial_state(self, seed: int | None = None) -> State[Any]:
+        """A new game dealt from ``seed`` (a fresh one if None): the declared ``state_class``."""
+        make: Callable[..., State[Any]] | None = getattr(type(self), "state_class", None)
+        if make is None:
+            raise NotImplementedError(f"{type(self).__name__} must declare state_class or define new_initial_state()")
+        return make(self, seed)
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:

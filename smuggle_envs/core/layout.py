@@ -11,14 +11,45 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# How a piece gathered from a byte-buffer state (``core.fields``) reads its source field for the
+# observer, seat p of n, where k is the piece's size:
+SEAT_MODES = {
+    "all": "the field as it is (size k)",
+    "rotated": "one value per seat, rotated so the observer's comes first (size n)",
+    "own": "the observer's row of a per-seat field (size n * k)",
+    "own_rotated": "the observer's row of a seat-by-seat field, rotated (size n * n)",
+    "rotated_rows": "one row of k / n values per seat, rows rotated (size k)",
+    "own_flags": "the observer's flag in each of the source fields, one-hot per seat (each of size n)",
+}
+
 
 @dataclass(frozen=True)
 class Piece:
+    """One named piece of an observation: its size, meaning and bounds (they write the docs), and,
+    for a game whose states keep their facts in byte fields (``core.fields.ByteGame``), how it is
+    gathered: ``source``, the byte field (or fields, for ``own_flags``) it reads, None for a piece
+    the game writes itself; ``seats``, how the observer's seat picks and rotates it
+    (``SEAT_MODES``); ``scale``, the factor (or one per position) the byte is multiplied by; and
+    ``variant``: gathered only in that variant of the game's gather tables (zero in the others),
+    for a piece only some observers see (Smuggle: 1 = the observer holds the live hand). The
+    piece is the one declaration: the byte fields, the gather indices and the scales are made
+    from it."""
+
     name: str
     size: int
     description: str
     low: float = 0.0
     high: float = 1.0
+    source: str | tuple[str, ...] | None = None
+    seats: str = "all"
+    scale: float | tuple[float, ...] = 1.0
+    variant: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seats not in SEAT_MODES:
+            raise ValueError(f"piece {self.name!r}: seats must be one of {sorted(SEAT_MODES)}, got {self.seats!r}")
+        if isinstance(self.scale, tuple) and len(self.scale) != self.size:
+            raise ValueError(f"piece {self.name!r}: {len(self.scale)} scales for {self.size} positions")
 
 
 class ObservationLayout:

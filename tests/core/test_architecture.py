@@ -1,6 +1,11 @@
 """The architecture, enforced: layers (import-linter contracts in pyproject.toml) and a circle-free
-import graph (every cycle, found with grimp, the graph library import-linter is built on)."""
+import graph (every cycle, found with grimp, the graph library import-linter is built on), the
+imports made from strings counted too: ``importlib.import_module("...")`` and the
+``"module:function"`` rows of tables such as the command line's ``COMMANDS``."""
 
+import ast
+import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -11,11 +16,43 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("smuggle_envs", "agents", "training")
+# A "module:attribute" string naming a module of the packages (a lazily loaded command or class).
+TARGET = re.compile(r"^((?:" + "|".join(PACKAGES) + r")(?:\.\w+)*):\w+$")
+
+_spec = importlib.util.spec_from_file_location("package_map", ROOT / "scripts" / "package_map.py")
+assert _spec and _spec.loader
+package_map = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(package_map)
 
 
 def _graph():
     # no cache: a stale .grimp_cache from an earlier run must not hide (or invent) a cycle
     return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+
+
+def _string_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports by name at run time: ``importlib.import_module("...")``
+    (``package_map.imported``, which reads them with the import statements) and every
+    ``"module:attribute"`` string constant."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    found = {m.group(1) for name in names if (m := TARGET.match(name))}
+    return found | package_map.imported(path)
+
+
+def _add_string_imports(graph) -> int:
+    """Add to ``graph`` the edges its modules make from strings; returns how many were new."""
+    added = 0
+    for module in sorted(graph.modules):
+        base = ROOT.joinpath(*module.split("."))
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        if not path.is_file():  # a folder without __init__.py (a namespace package): no code
+            continue
+        for target in _string_imports(path) & graph.modules - {module}:
+            if not graph.direct_import_exists(importer=module, imported=target):
+                graph.add_import(importer=module, imported=target)
+                added += 1
+    return added
 
 
 def _cycles(graph) -> list[list[str]]:
@@ -72,15 +109,40 @@ def _is_package_init_edge(graph, importer: str, imported: str) -> bool:
     return imported.startswith(importer + ".")
 
 
-def test_the_import_graph_has_no_cycles():
-    graph = _graph()
-    # A package's __init__ importing its own submodules (re-exports) is allowed: drop those edges.
+def _design_cycles(graph) -> list[list[str]]:
+    """The cycles of ``graph``, less a package's ``__init__`` importing its own submodules (a
+    re-export is not a cycle of design)."""
     for importer in list(graph.modules):
         for imported in list(graph.find_modules_directly_imported_by(importer)):
             if _is_package_init_edge(graph, importer, imported):
                 graph.remove_import(importer=importer, imported=imported)
-    cycles = _cycles(graph)
+    return _cycles(graph)
+
+
+def test_the_import_graph_has_no_cycles():
+    cycles = _design_cycles(_graph())
     assert cycles == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_cycles_with_the_imports_made_from_strings():
+    """The command table's rows name every command's parser and code: a command that imported the
+    command line back (``training.cli``) closed a cycle no ``import`` statement shows."""
+    graph = _graph()
+    assert not graph.direct_import_exists(importer="training.cli", imported="training.tournament.cli")
+    assert _add_string_imports(graph) > 0
+    assert graph.direct_import_exists(importer="training.cli", imported="training.tournament.cli")
+    assert graph.direct_import_exists(importer="smuggle_envs.registry", imported="smuggle_envs.pyspiel_game")
+    cycles = _design_cycles(graph)
+    assert cycles == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_command_imports_the_command_line():
+    """What commands share (``training/errors.py``, ``paths.py``, ``options.py``) sits below them:
+    only ``training.cli`` itself imports its modules; it names the commands, they never name it."""
+    graph = _graph()
+    inside = {"training.cli", *graph.find_descendants("training.cli")}
+    importers = {m for target in inside for m in graph.find_modules_that_directly_import(target)} - inside
+    assert importers == set()
 
 
 def test_the_cycle_finder_finds_a_cycle():
@@ -91,6 +153,20 @@ def test_the_cycle_finder_finds_a_cycle():
     graph.add_import(importer="a.y", imported="a.z")
     graph.add_import(importer="a.z", imported="a.x")
     assert _cycles(graph) == [["a.x", "a.y", "a.z"]]
+
+
+def test_string_imports_are_edges():
+    """A module that loads another by name imports it, as far as cycles go: the command table's
+    ``"module:function"`` rows and the registry's ``ON_DEMAND`` are edges; prose is not."""
+    assert {"training.cli.parser", "training.tournament.cli", "training.zoo"} <= _string_imports(
+        ROOT / "training" / "cli" / "__init__.py"
+    )
+    assert "smuggle_envs.pyspiel_game" in _string_imports(ROOT / "smuggle_envs" / "registry.py")
+    assert [bool(TARGET.match(s)) for s in ("agents.random:RandomAgent", "see: training.match", "numpy:ndarray")] == [
+        True,
+        False,
+        False,
+    ]
 
 
 def test_the_layer_contracts_hold():
@@ -107,3 +183,15 @@ def test_the_layer_contracts_hold():
 @pytest.mark.parametrize("package", PACKAGES)
 def test_the_graph_sees_every_package(package):
     assert any(m == package or m.startswith(package + ".") for m in _graph().modules)
+
+
+def test_what_two_packages_share_is_one_thing_below_both():
+    """The tournaments and the browser app name agents alike and write in transactions alike:
+    one function and one class, in ``training/db.py``, below both (not a copy each)."""
+    from training import db
+    from training.tournament import runner
+    from training.web import store, tables
+
+    assert runner.unique_names is tables.unique_names is db.unique_names
+    assert store.Transaction is db.Transaction
+    assert not {"unique_labels", "_Tx"} & set(vars(store))

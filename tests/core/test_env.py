@@ -19,7 +19,7 @@ from smuggle_envs.core.env import GameEnv
 from smuggle_envs.core.errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
 from smuggle_envs.core.outcomes import REWARD_MODES
 from smuggle_envs.core.outcomes import rewards as outcome_rewards
-from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD
 
 from ._support import PLAYER_COUNTS, legal_from_mask, snapshot_env
 

@@ -1,7 +1,9 @@
-"""Every game package has the same files in the same roles (see each package's ``__init__``), and
-its ``rules.py`` assembles the State from them: the step from ``steps.py``, the resample from
-``resample.py``, the text from ``render.py``. Scenarios (``scenarios.py``) are for tests and
-tutorials: no module of the engine imports them."""
+"""Every game package has the same files in the same roles (see each package's ``__init__``). Its
+``rules.py`` assembles the State from them: the step from ``steps.py``, the resample from
+``resample.py``, the text from ``render.py``. Its ``game.py`` holds the one Game class, which
+declares what core builds it from (``state_class``, ``build_layout``, ``encoder_class``) rather
+than overriding the same hooks in every game; ``rules.py`` makes the declaration. Scenarios (``scenarios.py``) are for tests and
+tutorials: no module of the engine imports them (the tests bind ``arrange``, ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ ROLES = (
     "text",
     "rules",
 )
-ENGINE = ("game", "state", "steps", "resample", "encoder", "render")
+ENGINE = ("game", "state", "steps", "resample", "encoder", "render", "text", "rules")
 
 
 def package(env_id: str) -> str:
@@ -44,15 +46,27 @@ def test_every_game_has_the_same_files(env_id):
 def test_the_state_is_assembled_from_the_game_modules(env_id):
     game = smuggle_envs.make_game(env_id)
     state_class = type(game.new_initial_state(0))
-    where = {
-        "_apply": "steps",
-        "_resample": "resample",
-        "_render": "render",
-        "arrange" if hasattr(state_class, "arrange") else "stack_pack": "scenarios",
-    }
+    where = {"_apply": "steps", "_resample": "resample", "_render": "render"}
     for method, role in where.items():
         assert getattr(state_class, method).__module__ == f"{package(env_id)}.{role}", method
-    assert type(game).__module__ == state_class.__module__ == f"{package(env_id)}.rules"
+    assert state_class.__module__ == f"{package(env_id)}.rules"
+    assert type(game).__module__ == f"{package(env_id)}.game"
+
+
+@pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)
+def test_the_game_is_one_class_of_declarations(env_id):
+    """No per-game assembly class: the game's one class declares its state, layout and encoder,
+    and core builds them (no game overrides the hooks that would do it by hand)."""
+    game_class = smuggle_envs.registry.game_class(env_id)
+    own = [c for c in game_class.__mro__ if c.__module__.startswith(package(env_id))]
+    assert own == [game_class]
+    for hook in ("new_initial_state", "_build_layout", "_make_encoder", "observation_layout", "encoder"):
+        assert hook not in vars(game_class), hook
+    with pytest.raises(TypeError, match="declared already"):
+        game_class.declare(state_class=game_class.state_class, build_layout=game_class.build_layout)
+    game = game_class()
+    assert type(game.new_initial_state(0)) is game_class.state_class
+    assert isinstance(game.encoder, game_class.encoder_class)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("env_id", smuggle_envs.ENV_IDS)

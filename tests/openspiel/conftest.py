@@ -28,6 +28,6 @@ def openspiel_games(registry_snapshot):
     # The forward adapter registers python_<env_id> for every id of ENV_IDS when first imported:
     # import it before the OpenSpiel games join, so that it never wraps them.
     import smuggle_envs.openspiel  # noqa: F401
-    from smuggle_envs.pyspiel_game import register_openspiel_games
+    from smuggle_envs.registry import register_family
 
-    assert register_openspiel_games() == OPENSPIEL_ENV_IDS
+    assert register_family("os_") == OPENSPIEL_ENV_IDS

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from training.cli import main
-from training.cli.errors import UsageError
 from training.db import TournamentDB
+from training.errors import UsageError
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = os.geteuid() == 0

@@ -125,7 +125,7 @@ def test_building_the_play_parser_imports_no_agent():
     """The bot list is read from ``agents.AGENT_KINDS`` when help is printed, not when the
     parser is built (``smuggle --help`` builds them all)."""
     probe = (
-        "import argparse, sys; from training.cli.parsers import add_play; "
+        "import argparse, sys; from training.cli.parser import add_play; "
         "p = argparse.ArgumentParser(); add_play(p.add_subparsers()); print('AGENTS', 'agents' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)

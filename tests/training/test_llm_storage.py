@@ -134,7 +134,7 @@ def test_smuggle_match_seats_an_llm(capsys):
 
 
 def test_an_llm_builds_as_an_exploit_target_or_fails_in_one_line():
-    from training.cli.errors import UsageError
+    from training.errors import UsageError
 
     game = make_game("ciq_v0")
     agent, label = build_agent("llm:model=m;base_url=http://127.0.0.1:9/v1", game, seed=0)

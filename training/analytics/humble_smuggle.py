@@ -31,7 +31,8 @@ from smuggle_envs.core.driver import BaseObserver, Driver
 from smuggle_envs.core.game import State
 from smuggle_envs.core.spec import GameSpec
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleGame, HumbleSmuggleState
+from smuggle_envs.games.humble_smuggle.game import HumbleSmuggleGame
+from smuggle_envs.games.humble_smuggle.rules import HumbleSmuggleState
 from smuggle_envs.games.humble_smuggle.vocab import PLAY, RULE_FAMILIES, SELECT, rule_family
 
 from ._common import pct, rate, replay_record

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from smuggle_envs.core.errors import SmuggleEnvsError
-from training.cli.errors import UsageError
-from training.cli.paths import writable_dir
 from training.db import DatabaseError
+from training.errors import UsageError
+from training.paths import writable_dir
 
 from . import CLAIM_COLUMNS, OBSERVATION_COLUMN, STORE_COLUMNS, Column
 from .games import label_replay

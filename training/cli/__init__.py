@@ -13,10 +13,17 @@ imports, and the only place: a command's parser module is imported when its pars
 code only when it runs, so ``smuggle list`` imports neither the agents nor torch. The modules it
 names import what they need at the top.
 
-The package: ``errors`` (``UsageError``, ``run_command``: the one place that turns errors into one
-line and an exit code), ``paths`` (the checks of the files and folders a command writes, made
-before any work is done), ``parsers`` (the parsers of the commands below) and the commands
-``envs`` (list), ``play``, ``match`` and ``replay_json``.
+Where a command lives: its code in a package (or a module of ``training`` itself), its parser in
+the ``parser.py`` beside that code (``add_NAME(subparsers) -> parser``): ``training/cli/parser.py``
+for this package's own commands (``list``: ``envs``, ``play``, ``match``, ``replay_json``),
+``training/parser.py`` for ``exploit`` and ``zoo``, ``training/selfplay/parser.py`` (``train``),
+``training/tournament/parser.py`` (``tournament``, ``replay``, ``analyze``),
+``training/bluffing/parser.py`` (``dataset``), ``training/web/parser.py`` (``serve``,
+``export-human``). What every command shares sits below them all, never here:
+``training/options.py`` (the options several parsers take), ``training/errors.py``
+(``UsageError``, ``run_command``: the one place that turns errors into one line and an exit code,
+and ``run``) and ``training/paths.py`` (the checks of the files and folders a command writes, made
+before any work is done). No command imports this package: it names them, they never name it.
 
 Every error a user can cause is reported by ``run_command`` (for ``python -m
 training.tournament.cli`` and ``python -m training.selfplay`` too): one line ``smuggle: error:
@@ -37,7 +44,7 @@ from typing import Any, NamedTuple, NoReturn, cast
 
 from smuggle_envs import __version__
 
-from .errors import PROG, Handler, parse_args, run_command
+from ..errors import PROG, Handler, run
 
 
 class Command(NamedTuple):
@@ -50,19 +57,20 @@ class Command(NamedTuple):
 
 #: Every subcommand, in the order ``smuggle --help`` lists them.
 COMMANDS: dict[str, Command] = {
-    "list": Command("training.cli.parsers:add_list", "training.cli.envs:cmd_list"),
-    "play": Command("training.cli.parsers:add_play", "training.cli.play:cmd_play"),
-    "match": Command("training.cli.parsers:add_match", "training.cli.match:cmd_match"),
-    "replay-json": Command("training.cli.parsers:add_replay_json", "training.cli.replay_json:cmd_replay_json"),
+    "list": Command("training.cli.parser:add_list", "training.cli.envs:cmd_list"),
+    "play": Command("training.cli.parser:add_play", "training.cli.play:cmd_play"),
+    "match": Command("training.cli.parser:add_match", "training.cli.match:cmd_match"),
+    "replay-json": Command("training.cli.parser:add_replay_json", "training.cli.replay_json:cmd_replay_json"),
     "train": Command("training.selfplay.parser:add_train", "training.selfplay.cli:cmd_train"),
     "tournament": Command("training.tournament.parser:add_tournament", "training.tournament.cli:cmd_tournament"),
     "replay": Command("training.tournament.parser:add_replay", "training.tournament.cli:cmd_replay"),
     "analyze": Command("training.tournament.parser:add_analyze", "training.tournament.cli:cmd_analyze"),
     "dataset": Command("training.bluffing.parser:add_dataset", "training.bluffing.dataset:cmd_dataset"),
-    "exploit": Command("training.cli.parsers:add_exploit", "training.exploit:cmd_exploit"),
+    "exploit": Command("training.parser:add_exploit", "training.exploit:cmd_exploit"),
     "serve": Command("training.web.parser:add_serve", "training.web.cli:cmd_serve"),
     "export-human": Command("training.web.parser:add_export_human", "training.web.cli:cmd_export_human"),
-    "zoo": Command("training.cli.parsers:add_zoo", "training.zoo:cmd_zoo"),
+    "zoo": Command("training.parser:add_zoo", "training.zoo:cmd_zoo"),
+    "bench": Command("training.bench.parser:add_bench", "training.bench.cli:cmd_bench"),
 }
 
 
@@ -81,13 +89,6 @@ def add_commands(subparsers: Any, names: Iterable[str]) -> None:
 def handler(name: str) -> Handler:
     """The function that runs the subcommand ``name``."""
     return cast(Handler, _load(COMMANDS[name].run))
-
-
-def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, prog: str = PROG) -> int:
-    """Parse ``argv`` with ``parser`` (its subcommands, ``dest="command"``, from ``COMMANDS``) and
-    run the command it names; returns the exit code (errors as ``run_command`` reports them)."""
-    args = parse_args(parser, argv)
-    return args if isinstance(args, int) else run_command(handler(args.command), args, prog)
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -137,4 +138,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     command named first builds only its own parser; anything else (``--help``, a typo) all."""
     argv = sys.argv[1:] if argv is None else list(argv)
     named = argv[:1] if argv and argv[0] in COMMANDS else None
-    return run(build_parser(named), argv)
+    return run(build_parser(named), argv, handler)

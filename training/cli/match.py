@@ -13,8 +13,8 @@ from smuggle_envs import GameSpec
 from smuggle_envs.core.game import Game, State
 from training.match import build_lineup, lineup_for_game, parse_lineup, play_logged_game, results_table, run_match
 
-from .errors import UsageError, warn_once
-from .paths import check_writable_file, write_text
+from ..errors import UsageError, warn_once
+from ..paths import check_writable_file, write_text
 
 
 def cmd_match(args: argparse.Namespace) -> int:

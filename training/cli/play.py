@@ -24,8 +24,8 @@ from smuggle_envs.text import SeatLog, TextObservation, card_table, observe, par
 from training.gamelog import final_summary, labelled_seat, money_changes
 from training.match import build_agent
 
-from .errors import UsageError, warn_once
-from .paths import check_writable_file, write_text
+from ..errors import UsageError, warn_once
+from ..paths import check_writable_file, write_text
 
 MENU_LIMIT = 24  # legal actions listed in full; more than this and ``play`` asks for a filter
 FILTER_LIMIT = 40  # filtered actions shown at most

@@ -10,7 +10,7 @@ from smuggle_envs import GameSpec
 from smuggle_envs.core import Replay
 from training.gamelog import GameLog, ReplayActionError, print_replay
 
-from .errors import UsageError
+from ..errors import UsageError
 
 
 def _read_replay(path: str) -> Replay:

@@ -6,7 +6,7 @@ in a folder that holds such a run continues it.
 
 Its parser is in ``parser.py``; ``training.cli.COMMANDS`` names both, and imports this module only
 when ``train`` runs. It also runs on its own as ``python -m training.selfplay train ENV_ID ...``.
-The handler returns an exit code and raises ``training.cli.errors.UsageError`` / ``ConfigError``
+The handler returns an exit code and raises ``training.errors.UsageError`` / ``ConfigError``
 for bad requests, which ``smuggle``'s ``main`` prints on one line (exit code 2).
 
 Ctrl-C stops at the next safe point (the start of the next rollout): a checkpoint is saved there,
@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from smuggle_envs import registry
-from training.cli import add_commands, run
-from training.cli.errors import UsageError
-from training.cli.paths import writable_dir
+from training.errors import UsageError, run
 from training.match import build_agent
+from training.paths import writable_dir
 
 from .config import TrainConfig
 from .expert import ExpertConfig, ExpertIteration, is_expert_run, load_expert_config
+from .parser import add_train
 from .trainer import Trainer, TrainingStopped, load_config
 
 # Options that a resumed run takes from its saved config; giving a different value is an error.
@@ -206,7 +206,7 @@ def _cmd_expert(args: argparse.Namespace, out: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.selfplay train ...``: the same errors and exit codes as ``smuggle``
-    (``training.cli.errors.run_command``)."""
+    (``training.errors.run_command``)."""
     parser = argparse.ArgumentParser(prog="python -m training.selfplay")
-    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True), ["train"])
-    return run(parser, argv, prog=parser.prog)
+    add_train(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    return run(parser, argv, lambda name: cmd_train, parser.prog)

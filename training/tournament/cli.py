@@ -8,7 +8,7 @@ tournament smuggle_v0 ...``.
     smuggle replay results.sqlite 17
     smuggle analyze results.sqlite
 
-Handlers return an exit code; a bad request raises ``training.cli.errors.UsageError`` (or the
+Handlers return an exit code; a bad request raises ``training.errors.UsageError`` (or the
 library's ``ConfigError``), which the command line prints on one line with exit code 2. A game
 that fails (an agent raised), or a report that cannot be written at the end, raises a
 ``UsageError`` with code 1 whose message says how many games are stored, and where; those games
@@ -22,25 +22,23 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from smuggle_envs import GameSpec
 from training.analytics import analysis_paths, analyze_tournament, calls_report, write_calls_jsonl
-from training.cli import add_commands, run
-from training.cli.errors import PROG, UsageError, os_error_text, warn, warn_once
-from training.cli.paths import check_writable_file, unwritable_reason, writable_dir
 from training.db import DatabaseError, Tournament, TournamentDB
+from training.errors import PROG, Handler, UsageError, os_error_text, run, warn, warn_once
 from training.gamelog import GameLog, ReplayActionError, print_replay
+from training.paths import check_writable_file, unwritable_reason, writable_dir
 from training.stats import fmt_num
 
 from . import schedule as sched
+from .parser import add_analyze, add_replay, add_tournament
 from .ratings import Standings, standings_for
 from .report import head_to_head_table, leaderboard_table, write_report
 from .runner import TournamentError, resolve_agents, run_tournament
-
-COMMANDS = ("tournament", "replay", "analyze")
 
 
 def _open_db(path: str, create: bool = False, readonly: bool = False) -> TournamentDB:
@@ -304,50 +302,62 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             f"writable ({reason}); add --out DIR to write them elsewhere"
         )
     try:
-        ids = db.tournament_ids()
-        if not ids:
-            raise UsageError(f"{args.db} holds no tournaments")
-        if args.tournament is not None:
-            if args.tournament not in ids:
-                raise UsageError(f"no tournament {args.tournament} in {args.db}; it has {', '.join(map(str, ids))}")
-            ids = [args.tournament]
+        ids = _analyzed_ids(db, args)
         for i, tid in enumerate(ids):
-            try:
-                tournament = db.tournament(tid)
-            except DatabaseError as exc:
-                raise UsageError(str(exc)) from None
-            stored = db.count_games(tid)
-            if i:
-                print()
-            print(
-                f"=== tournament {tid}: {tournament.env_id}, {tournament.num_players} players, "
-                f"agents {', '.join(tournament.names)}; {stored} of {tournament.games} games stored ==="
-            )
-            analysis = analyze_tournament(db, tournament)
-            print(analysis.text())
-            _print_calls(db, tid)
-            if not write_files:
-                continue
-            paths = analysis_paths(out, _stem(args, tid), analysis)
-            try:
-                out.mkdir(parents=True, exist_ok=True)
-                analysis.write_csv(paths["csv"])
-                written = [paths["csv"]]
-                if not args.no_plots:
-                    analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} {analysis.title}")
-                    written.append(paths["png"])
-            except OSError as exc:
-                raise UsageError(
-                    f"cannot write the analysis files to {out}: {os_error_text(exc)}; the analysis of "
-                    f"tournament {tid} is printed above; add --out DIR to write the files elsewhere",
-                    code=1,
-                ) from None
-            print("\nwritten: " + ", ".join(str(p) for p in written))
+            _analyze_one(db, args, tid, out if write_files else None, after=i > 0)
         if args.calls_out:
             _export_calls(db, ids, args.calls_out)
         return 0
     finally:
         db.close()
+
+
+def _analyzed_ids(db: TournamentDB, args: argparse.Namespace) -> list[int]:
+    """The tournaments ``analyze`` reports: ``--tournament``, else every one in the database."""
+    ids = db.tournament_ids()
+    if not ids:
+        raise UsageError(f"{args.db} holds no tournaments")
+    if args.tournament is not None:
+        if args.tournament not in ids:
+            raise UsageError(f"no tournament {args.tournament} in {args.db}; it has {', '.join(map(str, ids))}")
+        ids = [args.tournament]
+    return ids
+
+
+def _analyze_one(db: TournamentDB, args: argparse.Namespace, tid: int, out: Path | None, after: bool) -> None:
+    """Print the analysis of tournament ``tid`` (and its agents' records; ``after`` another one:
+    a blank line first), and write its files to ``out`` (None: not written)."""
+    try:
+        tournament = db.tournament(tid)
+    except DatabaseError as exc:
+        raise UsageError(str(exc)) from None
+    stored = db.count_games(tid)
+    if after:
+        print()
+    print(
+        f"=== tournament {tid}: {tournament.env_id}, {tournament.num_players} players, "
+        f"agents {', '.join(tournament.names)}; {stored} of {tournament.games} games stored ==="
+    )
+    analysis = analyze_tournament(db, tournament)
+    print(analysis.text())
+    _print_calls(db, tid)
+    if out is None:
+        return
+    paths = analysis_paths(out, _stem(args, tid), analysis)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        analysis.write_csv(paths["csv"])
+        written = [paths["csv"]]
+        if not args.no_plots:
+            analysis.plot(paths["png"], title=f"tournament {tid}: {tournament.env_id} {analysis.title}")
+            written.append(paths["png"])
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write the analysis files to {out}: {os_error_text(exc)}; the analysis of "
+            f"tournament {tid} is printed above; add --out DIR to write the files elsewhere",
+            code=1,
+        ) from None
+    print("\nwritten: " + ", ".join(str(p) for p in written))
 
 
 def _check_outputs(args: argparse.Namespace, out: Path) -> None:
@@ -376,16 +386,28 @@ def _export_calls(db: TournamentDB, ids: Sequence[int], path: str) -> None:
 
 
 # ----- on its own ----------------------------------------------------------------------------
+#: This module's subcommands, as ``smuggle`` lists them: the function that adds each one's parser
+#: and the one that runs it (imported here directly: this module is the code they name).
+OWN: dict[str, tuple[Callable[[Any], argparse.ArgumentParser], Handler]] = {
+    "tournament": (add_tournament, cmd_tournament),
+    "replay": (add_replay, cmd_replay),
+    "analyze": (add_analyze, cmd_analyze),
+}
+COMMANDS = tuple(OWN)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Tournaments, replays and bluffing analytics.")
-    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True), COMMANDS)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add, _ in OWN.values():
+        add(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of this module's subcommands, with the error handling of ``smuggle``
-    (``training.cli.errors.run_command``)."""
-    return run(build_parser(), argv, PROG)
+    (``training.errors.run_command``)."""
+    return run(build_parser(), argv, lambda name: OWN[name][1], PROG)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from smuggle_envs import GameSpec
-from training.cli.errors import UsageError, agent_failure
-from training.db import AgentEntry, Tournament, TournamentDB
+from training.db import AgentEntry, Tournament, TournamentDB, unique_names
+from training.errors import UsageError, agent_failure
 from training.match import build_agent
 from training.ray_cluster import init_ray
 from training.scheduled import ScheduledGame
@@ -35,16 +35,6 @@ class TournamentError(Exception):
 
 
 # ----- agents ------------------------------------------------------------------------------------
-def unique_names(labels: Sequence[str]) -> list[str]:
-    """Labels made unique: a second ``random`` becomes ``random#2``, a third ``random#3``."""
-    seen: dict[str, int] = {}
-    names = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        names.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
-    return names
-
-
 def _file_fingerprint(arg: str) -> tuple[str, str]:
     """``(absolute path, short sha256)`` if ``arg`` names an existing file, else ``(arg, "")``."""
     path = Path(arg).expanduser()

@@ -11,9 +11,9 @@ import argparse
 import importlib.util
 import secrets
 
-from training.cli.errors import UsageError, os_error_text
-from training.cli.paths import check_writable_file
 from training.db import DatabaseError
+from training.errors import UsageError, os_error_text
+from training.paths import check_writable_file
 
 from .limits import ServeLimits, llm_offers, models_in
 from .parser import WEB_EXTRA_HINT

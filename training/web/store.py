@@ -30,11 +30,11 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from training.db import DatabaseError, TournamentDB
+from training.db import DatabaseError, TournamentDB, Transaction
 
 WEB_KEY_PREFIX = "web:"
 
@@ -121,16 +121,6 @@ def web_key(env_id: str, config: dict[str, Any]) -> str:
     return f"{WEB_KEY_PREFIX}{env_id}:{digest}"
 
 
-def unique_labels(labels: Sequence[str]) -> list[str]:
-    """Seat labels made unique within a game as tournaments do: ``rule``, ``rule#2``."""
-    seen: dict[str, int] = {}
-    result = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        result.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
-    return result
-
-
 class Store:
     """One app database. Every method takes the store's lock: the server calls it from the event
     loop, and tests from their own threads."""
@@ -156,8 +146,8 @@ class Store:
         with self.lock:
             self.conn.close()
 
-    def _tx(self) -> _Tx:
-        return _Tx(self.conn)
+    def _tx(self) -> Transaction:
+        return Transaction(self.conn)
 
     # ----- tables -------------------------------------------------------------------------------------
     def save_table(self, row: dict[str, Any]) -> None:
@@ -366,20 +356,6 @@ class Store:
             "actions": json.loads(actions),
             "scores": json.loads(scores),
         }
-
-
-class _Tx:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on an error (autocommit connection)."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
 
 
 # ----- export ---------------------------------------------------------------------------------------------

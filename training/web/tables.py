@@ -53,11 +53,12 @@ from typing import Any
 
 from smuggle_envs.core.errors import ConfigError, GameOverError, IllegalActionError, MalformedActionError
 from smuggle_envs.core.spec import GameSpec
+from training.db import unique_names
 
 from .errors import TableError, shown
 from .games import web_game
 from .limits import ServeLimits, build
-from .store import Store, now, unique_labels
+from .store import Store, now
 from .views import LogEntry, apply_logged, full_view, seat_view
 
 log = logging.getLogger("smuggle.web")
@@ -140,7 +141,7 @@ class Table:
     def stored_labels(self) -> list[str]:
         """Seat names in the games table: ``human:NAME`` for a person, the bot's label otherwise."""
         names = [f"human:{s['name'] or 'anonymous'}" if s["kind"] == HUMAN else s["label"] for s in self.seats]
-        return unique_labels(names)
+        return unique_names(names)
 
     def view_for(self, seat: int, log_from: int = 0) -> dict[str, Any]:
         """Seat ``seat``'s view (its log from entry ``log_from`` on: see ``views.seat_view``)."""

@@ -59,8 +59,8 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``vocab.py``     | the vocabulary: phases, card effects, shipment flags, scales                   |
 | ``actions.py``   | the action space: ids, their meaning, their text                               |
 | ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
-| ``game.py``      | ``CIQConfig`` (the rule variants) and ``CIQGameBase``: what a game fixes from  |
-|                  | them                                                                           |
+| ``game.py``      | ``CIQConfig`` (the rule variants) and ``CIQGame``, the game: what it fixes     |
+|                  | from them                                                                      |
 | ``state.py``     | ``CIQStateBase``: the fields, the set-up, the moves that keep them in step,    |
 |                  | public reads, ``clone``                                                        |
 | ``steps.py``     | the rules in play, functions of the state: legal moves, shipping, Sabotage,    |
@@ -72,10 +72,12 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``text.py``      | the texts for people and language models: the card glossary, a score's text,   |
 |                  | the cards a seat holds in private, the notes on what an action did             |
 |                  | (``smuggle_envs.text``)                                                        |
-| ``rules.py``     | ``CIQGame`` and ``CIQState``: the bases, with the functions of ``steps``,      |
-|                  | ``resample``, ``render``, ``text`` and ``scenarios`` bound as methods          |
+| ``rules.py``     | ``CIQState``: the base, with the functions of ``steps``, ``resample``,         |
+|                  | ``render`` and ``text`` bound as methods; it declares the state, the layout    |
+|                  | and the encoder on ``CIQGame``                                                 |
 """
 
-from .rules import CIQConfig, CIQGame, CIQState
+from .game import CIQConfig, CIQGame
+from .rules import CIQState
 
 __all__ = ["CIQConfig", "CIQGame", "CIQState"]

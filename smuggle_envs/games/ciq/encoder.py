@@ -9,7 +9,7 @@ cannot place, and the compound move in progress (shipment so far, Sabotage card,
 The Stock's contents and order, other players' hands, which of the cards seen going into another
 Export pile are still there, and the state's RNG never enter.
 
-Speed: the state keeps its small-integer facts in one byte buffer (``CIQGameBase.fields``), in
+Speed: the state keeps its small-integer facts in one byte buffer (``CIQGame.fields``), in
 absolute seat order. An observation is one numpy gather (a precomputed index per observer does
 the seat rotation and picks the observer's private fields) and one multiply by a per-position
 scale; pile sizes, which can exceed a byte, are 16-bit counters gathered the same way.
@@ -22,7 +22,7 @@ import numpy as np
 from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import CARD_BITS, NUM_KINDS
-from .game import CIQGameBase
+from .game import CIQGame
 from .state import CIQStateBase
 from .vocab import HAND_SCALE, NUM_PHASES, PILE_SCALE, SHIP_FLAGS, TOLERANCE_SCALE
 
@@ -34,7 +34,7 @@ CARD = "suit one-hot (clubs, diamonds, hearts, spades) then rank one-hot (2 .. A
 FLOAT_PIECES = ("hand_size", "import_size", "export_size", "tolerance_size", "stock", "turns")
 
 
-def build_layout(game: CIQGameBase) -> ObservationLayout:
+def build_layout(game: CIQGame) -> ObservationLayout:
     n = game.num_players
     return ObservationLayout(
         [
@@ -111,7 +111,7 @@ _COUNTS = {"my_hand", "tolerance_cards", "import_cards", "export_cards", "public
 class CIQEncoder:
     """Precomputed gather indices and scales for one game (one player count)."""
 
-    def __init__(self, game: CIQGameBase):
+    def __init__(self, game: CIQGame):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         zero = fields.zero

@@ -1,8 +1,8 @@
-"""CIQ's config (the rule variants) and ``CIQGameBase``, what a game fixes from it.
+"""CIQ's config (the rule variants) and ``CIQGame``, the game.
 
-``CIQGameBase`` is the type the state, the steps and the encoder read their game through;
-``rules.py`` makes it ``CIQGame`` by adding the parts that need them (the initial state, the
-observation layout and the encoder), so that no module of the game imports one above it.
+``CIQGame`` fixes once what the state, the steps and the encoder read their game through. It sits
+below them, so it imports none of them: ``rules.py`` declares on it the state, the observation
+layout and the encoder (``CIQGame.declare``), once.
 """
 
 from __future__ import annotations
@@ -66,11 +66,10 @@ class CIQConfig(GameConfig):
             raise ConfigError(f"turn_limit must be None or a positive int, got {self.turn_limit!r}")
 
 
-class CIQGameBase(ByteGame):
+class CIQGame(ByteGame):
     """Everything a game of CIQ fixes once, from its config and the card data: per card kind its
     value, effect and whether it is a face card, the deck, the byte fields of a state
-    (``_field_sizes``). ``rules.py``'s ``CIQGame`` adds what needs the state and the encoder:
-    ``new_initial_state``, the observation layout and the encoder."""
+    (``_field_sizes``). ``rules.py`` declares its state, layout and encoder."""
 
     env_id = "ciq_v0"
     config_class = CIQConfig

@@ -1,7 +1,7 @@
 """Scenarios for tests and tutorials: a CIQ table laid out by hand before the first action. Not
-part of the rules: nothing in the engine imports this module (``rules.CIQState`` binds
-``arrange`` as a method, for the tests that call ``state.arrange(...)``). A state laid out this
-way cannot be replayed from its seed.
+part of the rules: nothing in the engine imports this module (``arrange(state, ...)``; the tests
+bind it as ``state.arrange(...)``, in ``tests/conftest.py``). A state laid out this way cannot be
+replayed from its seed.
 """
 
 from __future__ import annotations

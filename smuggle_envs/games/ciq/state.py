@@ -16,7 +16,7 @@ from ...core.fields import ByteState, set_one_hot
 from ...core.game import TERMINAL
 from . import actions as A
 from .actions import CARD_BITS, JOKER, NUM_KINDS, NUM_RANKS
-from .game import CIQGameBase
+from .game import CIQGame
 from .vocab import FIRE_DECISION, OVER
 
 # What a PASS showed of a hand: it meets one of these options (allowed, counted, count): all its
@@ -26,12 +26,12 @@ Shown = tuple[tuple[frozenset[int] | None, frozenset[int], int], ...]
 S = TypeVar("S", bound="CIQStateBase")
 
 
-class CIQStateBase(ByteState[CIQGameBase]):
+class CIQStateBase(ByteState[CIQGame]):
     """A CIQ position: its fields and the card moves that keep them in step (``rules.py``'s
     ``CIQState`` adds the rules: ``steps.py``, ``resample.py``).
 
     Hands, Import piles and Tolerance piles are counts per card kind, kept in one byte buffer
-    (``buf``, see ``CIQGameBase._field_sizes``) that the rules use through list-like windows; pile sizes are
+    (``buf``, see ``CIQGame._field_sizes``) that the rules use through list-like windows; pile sizes are
     16-bit counters in a second buffer (``sbuf``). The Stock is a list (top = end), each Export
     pile an unordered list (its order is hidden from everyone, so a card drawn from it is a
     uniformly random one of its cards), each Tolerance pile a list (top = end).
@@ -60,7 +60,7 @@ class CIQStateBase(ByteState[CIQGameBase]):
     _probe = False  # a copy resolving a shipment for ``shipment_transfers`` (stops at the turn's end)
     _not_replayable: str  # set by ``scenarios.arrange``: why ``to_replay`` refuses
 
-    def __init__(self, game: CIQGameBase, seed: int | None):
+    def __init__(self, game: CIQGame, seed: int | None):
         super().__init__(game, seed)
         n = self.n = game.num_players
         self.others = game.others

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...core.game import State
 from . import steps
 from .actions import FIRE, GIVE, HIRE, JOKER, KEEP, NUM_KINDS, NUM_RANKS, SABOTAGE, STOP, SUITS, TARGET, card_name
-from .game import CIQGameBase
+from .game import CIQGame
 from .state import CIQStateBase
 from .vocab import FIRE_DECISION, GIVE_FROM_HAND, OVER, SABOTAGE2
 
@@ -43,13 +43,13 @@ def _cards(count: int) -> str:
 
 
 # ----- the glossary and the hand -----------------------------------------------------------------
-def card_glossary(game: CIQGameBase) -> list[tuple[str, str]]:
+def card_glossary(game: CIQGame) -> list[tuple[str, str]]:
     """Every card kind, in kind order (clubs 2 to Ace, diamonds, hearts, spades, the Joker),
     with its value and what it does shipped, from the card data and the config (``ace_is_face``)."""
     return [(card_name(k), _card_text(game, k)) for k in range(NUM_KINDS)]
 
 
-def _card_text(game: CIQGameBase, kind: int) -> str:
+def _card_text(game: CIQGame, kind: int) -> str:
     """A card kind's name in words, its value against a Tolerance, its result and face use."""
     if kind == JOKER:
         return _JOKER_TEXT
@@ -62,7 +62,7 @@ def _card_text(game: CIQGameBase, kind: int) -> str:
     return f"{title}, {legal}. Shipped, it {does}." + (_FACE_USE if game.face[kind] else "")
 
 
-def score_text(game: CIQGameBase, score: float) -> str:
+def score_text(game: CIQGame, score: float) -> str:
     """A score is minus the cards a seat still has to get rid of: said as that count."""
     left = -int(score)
     return f"{left} card{'' if left == 1 else 's'} left"
@@ -74,7 +74,7 @@ def private_cards(state: CIQStateBase, viewer: int) -> list[str]:
 
 
 # ----- what an action did --------------------------------------------------------------------------
-def step_notes(after: CIQStateBase, before: State[CIQGameBase], action: int, viewer: int) -> list[str]:
+def step_notes(after: CIQStateBase, before: State[CIQGame], action: int, viewer: int) -> list[str]:
     """What ``action`` (taken in ``before``) did beyond itself, in the order it happened: the
     target named, a smuggle and the Fire decision, a Sabotage's or a Hire's result, the shipment's
     transfers, the Stock running out, the next turn and its draws, the end. The same for every

@@ -50,8 +50,8 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``vocab.py``     | the vocabulary: phases, round rules, symbols, Play effects, the reveal         |
 | ``actions.py``   | the action space: ids, their meaning, their text                               |
 | ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
-| ``game.py``      | ``HumbleSmuggleConfig`` (the rule variants) and ``HumbleSmuggleGameBase``:     |
-|                  | what a game fixes from them                                                    |
+| ``game.py``      | ``HumbleSmuggleConfig`` (the rule variants) and ``HumbleSmuggleGame``, the     |
+|                  | game: what it fixes from them                                                  |
 | ``state.py``     | ``HumbleSmuggleStateBase``: the fields, the set-up, the moves that keep them   |
 |                  | in step, public reads, ``clone``                                               |
 | ``steps.py``     | the rules in play, functions of the state: draft, selection, Play cards, the   |
@@ -62,11 +62,12 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``render.py``    | the text table, whole or from one seat                                         |
 | ``text.py``      | the text interface's parts: the card glossary, the score in words (points and  |
 |                  | tie-break), a seat's private cards, the notes of a step (reveals, rounds)      |
-| ``rules.py``     | ``HumbleSmuggleGame`` and ``HumbleSmuggleState``: the bases, with the          |
-|                  | functions of ``steps``, ``resample``, ``render``, ``text`` and ``scenarios``   |
-|                  | bound as methods                                                               |
+| ``rules.py``     | ``HumbleSmuggleState``: the base, with the functions of ``steps``,             |
+|                  | ``resample``, ``render`` and ``text`` bound as methods; it declares the state, |
+|                  | the layout and the encoder on ``HumbleSmuggleGame``                            |
 """
 
-from .rules import HumbleSmuggleConfig, HumbleSmuggleGame, HumbleSmuggleState
+from .game import HumbleSmuggleConfig, HumbleSmuggleGame
+from .rules import HumbleSmuggleState
 
 __all__ = ["HumbleSmuggleConfig", "HumbleSmuggleGame", "HumbleSmuggleState"]

@@ -21,6 +21,10 @@ MAX_PLAYERS = 5
 NUM_PLAY_KINDS = len(PLAY_NAMES)  # 7
 NUM_HOLD_KINDS = 16
 NUM_BLACK_KINDS = NUM_PLAY_KINDS + NUM_HOLD_KINDS  # 23: Play kinds first, then each Hold card
+# The short names the rules and the encoder use.
+W = NUM_WHITE  # 79
+NK = NUM_BLACK_KINDS  # 23
+NP = NUM_PLAY_KINDS  # 7
 
 DRAFT = 0  # + value - 1
 SELECT = DRAFT + NUM_WHITE  # 79 + value - 1

@@ -8,7 +8,7 @@ cards and the last reveal. The white deck's order, the initial three cards of ot
 face-down choices, the kinds of other seats' Play cards before the reveal, other black hands,
 face-down discards and the state's RNG never enter.
 
-Speed: the state mirrors these facts in one byte buffer (``HumbleSmuggleGameBase.fields``), in
+Speed: the state mirrors these facts in one byte buffer (``HumbleSmuggleGame.fields``), in
 absolute seat order; an observation is one numpy gather from it (a precomputed index per observer
 does the seat rotation and picks the observer's private fields) and one multiply by a scale.
 """
@@ -21,7 +21,7 @@ from ...core.fields import ByteFields
 from ...core.layout import ObservationLayout, Piece
 from .actions import NUM_BLACK_KINDS, NUM_PLAY_KINDS
 from .data import NUM_WHITE
-from .game import HumbleSmuggleGameBase
+from .game import HumbleSmuggleGame
 from .state import HumbleSmuggleStateBase
 from .vocab import NUM_PHASE_FLAGS, NUM_RULE_KINDS, NUM_SYMBOLS
 
@@ -31,7 +31,7 @@ CARDS = "one bit per white card 1-79"
 W, NK, NP = NUM_WHITE, NUM_BLACK_KINDS, NUM_PLAY_KINDS
 
 
-def build_layout(game: HumbleSmuggleGameBase) -> ObservationLayout:
+def build_layout(game: HumbleSmuggleGame) -> ObservationLayout:
     n = game.num_players
     rules = ", ".join(game.rule_names)
     plays = ", ".join(p.name for p in game.data.play)
@@ -175,7 +175,7 @@ _PRIVATE = {"my_hand": ("hand", W), "my_selection": ("sel", W), "my_black": ("bl
 class HumbleSmuggleEncoder:
     """Precomputed gather indices (one per observer) and scales for one game."""
 
-    def __init__(self, game: HumbleSmuggleGameBase):
+    def __init__(self, game: HumbleSmuggleGame):
         n = self.n = game.num_players
         layout, fields = game.observation_layout, game.fields
         self.gather = np.full((n, layout.size), fields.zero, np.intp)
@@ -218,7 +218,7 @@ class HumbleSmuggleEncoder:
         return obs
 
 
-def _scale(name: str, game: HumbleSmuggleGameBase) -> float | list[float]:
+def _scale(name: str, game: HumbleSmuggleGame) -> float | list[float]:
     n = game.num_players
     if name == "passes":
         return 1 / n

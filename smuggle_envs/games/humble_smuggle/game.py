@@ -1,10 +1,8 @@
-"""Humble smuggle's config (the rule variants) and ``HumbleSmuggleGameBase``, what a game fixes
-from it.
+"""Humble smuggle's config (the rule variants) and ``HumbleSmuggleGame``, the game.
 
-``HumbleSmuggleGameBase`` is the type the state, the steps and the encoder read their game
-through; ``rules.py`` makes it ``HumbleSmuggleGame`` by adding the parts that need them (the
-initial state, the observation layout and the encoder), so that no module of the game imports
-one above it.
+``HumbleSmuggleGame`` fixes once what the state, the steps and the encoder read their game through.
+It sits below them, so it imports none of them: ``rules.py`` declares on it the state, the
+observation layout and the encoder (``HumbleSmuggleGame.declare``), once.
 """
 
 from __future__ import annotations
@@ -20,9 +18,11 @@ from ...core.errors import ConfigError
 from ...core.fields import ByteGame
 from ...core.game import GameConfig
 from . import actions as A
-from .actions import MAX_PLAYERS, NUM_BLACK_KINDS, NUM_PLAY_KINDS
+from .actions import MAX_PLAYERS, NK, NP, W
 from .data import NUM_WHITE, HumbleData, WhiteCard, load
 from .vocab import (
+    ADD,
+    DOUBLE,
     DOUBLE_UP,
     EFFECT_CODES,
     HIGH_LOW,
@@ -34,11 +34,8 @@ from .vocab import (
     STANDARD,
     STAR,
     SYMBOL_UP,
+    ZERO,
 )
-
-W = NUM_WHITE  # 79
-NK = NUM_BLACK_KINDS  # 23
-NP = NUM_PLAY_KINDS  # 7
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,12 +79,11 @@ class HumbleSmuggleConfig(GameConfig):
             raise ConfigError(f"stars_need_a_symbol must be a bool, got {self.stars_need_a_symbol!r}")
 
 
-class HumbleSmuggleGameBase(ByteGame):
-    """Everything a game of Humble smuggle fixes once, from its config and the card data: per
-    white value its points, symbol, draws and round rule, the black cards, the symbol-set scoring
-    (section 7), the byte fields of a state (``_field_sizes``). ``rules.py``'s
-    ``HumbleSmuggleGame`` adds what needs the state and the encoder: ``new_initial_state``, the
-    observation layout and the encoder."""
+class HumbleSmuggleGame(ByteGame):
+    """Everything a game of Humble smuggle fixes once, from its config and the card data: per white
+    value its points, symbol, draws and round rule, the black cards, the symbol-set scoring
+    (section 7), the byte fields of a state (``_field_sizes``). It declares its state, layout and
+    encoder."""
 
     env_id = "humble_smuggle_v0"
     config_class = HumbleSmuggleConfig
@@ -191,6 +187,28 @@ class HumbleSmuggleGameBase(ByteGame):
         if not 0 <= card < NK:
             raise ValueError(f"black kind {card} is out of range [0, {NK})")
         return card
+
+    # ----- Play cards (section 5) -----------------------------------------------------------
+    def effective_value(self, card: int, kinds: Iterable[int]) -> tuple[int, bool]:
+        """(effective value, shielded) of the face-down white ``card`` with Play cards of the
+        black ``kinds`` on it: max(0, (0 if a Zero else printed) x 2^Doubles + the sum of +/-
+        cards). The one definition: the state's ``effective_value`` and the rule bot's guesses
+        both read it."""
+        effect, amount = self.effect, self.amount
+        zero = shield = False
+        doubles = add = 0
+        for k in kinds:
+            e = effect[k]
+            if e == ADD:
+                add += amount[k]
+            elif e == ZERO:
+                zero = True
+            elif e == DOUBLE:
+                doubles += 1
+            else:
+                shield = True
+        value = (0 if zero else card) * (1 << doubles) + add
+        return (value if value > 0 else 0), shield
 
     # ----- final scoring (section 7) -------------------------------------------------------
     def set_points(self, counts: Sequence[int], stars: int, holds: Iterable[int]) -> int:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .game import HumbleSmuggleGameBase
+from .game import HumbleSmuggleGame
 from .state import HumbleSmuggleStateBase
 from .vocab import OVER, PHASE_NAMES
 
 
-def _card(game: HumbleSmuggleGameBase, v: int) -> str:
+def _card(game: HumbleSmuggleGame, v: int) -> str:
     sym = game.symbol[v]
     tags = [game.rule_names[game.rule_of[v]]]
     if sym >= 0:
@@ -23,7 +23,7 @@ def _cards(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in sorted(values)) or "-"
 
 
-def _black(game: HumbleSmuggleGameBase, counts: Sequence[int]) -> str:
+def _black(game: HumbleSmuggleGame, counts: Sequence[int]) -> str:
     parts = [f"{game.black_names[k]} x{c}" if c > 1 else game.black_names[k] for k, c in enumerate(counts) if c]
     return ", ".join(parts) or "-"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from .game import NK, NP
+from .actions import NK, NP
 from .state import HumbleSmuggleStateBase
 from .vocab import OVER
 

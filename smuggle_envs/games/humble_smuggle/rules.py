@@ -1,19 +1,16 @@
-"""Humble smuggle's rules engine: ``HumbleSmuggleGame`` and ``HumbleSmuggleState``, assembled from
-the game's modules.
+"""Humble smuggle's State with its rules: ``HumbleSmuggleState``, assembled from the game's
+modules.
 
-``HumbleSmuggleState`` is the state's fields and draws (``state.py``) with the rules bound to it
-as methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``), the private cards and step notes of the text
-interface (``text.py``) and, for tests and tutorials, ``arrange`` (``scenarios.py``).
-``HumbleSmuggleGame`` adds to ``HumbleSmuggleGameBase`` (``game.py``) the parts that need the
-state or the encoder, and the card glossary and score text (``text.py``). Every module of the
-game imports only modules below it; this one is the top.
+``HumbleSmuggleState`` is the state's fields and draws (``state.py``) with the rules bound to it as
+methods: legal actions and the step (``steps.py``), the perfect-recall resample (``resample.py``),
+the text table (``render.py``), the private cards and step notes of the text interface
+(``text.py``). It is declared, with the layout and the encoder, on ``HumbleSmuggleGame``
+(``game.py``), below. Every module of the game imports only modules below it; this one is the top.
 
 Section numbers in comments are those of the rulebook and "R3.n" the resolutions of its
 ambiguities, both quoted and mapped to the code and to their tests in
 ``docs/rules/humble_smuggle.md``, which also records each interpretation. The vocabulary (phases,
-round rules, symbols, Play effects, the reveal record) lives in ``vocab.py``; it stays importable
-from here.
+round rules, symbols, Play effects, the reveal record) lives in ``vocab.py``.
 
 ``action_to_string(action, viewer)`` follows the rulebook's split of what is hidden: a seat
 other than the actor reads "player 1 selects a card face down", "player 1 plays a Play card face
@@ -21,88 +18,18 @@ down on player 2's card", "player 1 discards a black card face down"; drafts and
 public in full.
 
 Python lists hold the state (the hot path is plain ints and lists); every fact an observation
-shows is mirrored in one byte buffer (``HumbleSmuggleGameBase._field_sizes``) that the encoder
+shows is mirrored in one byte buffer (``HumbleSmuggleGame._field_sizes``) that the encoder
 gathers from.
 """
 
 from __future__ import annotations
 
-from ...core.layout import ObservationLayout
 from . import steps, text
 from .encoder import HumbleSmuggleEncoder, build_layout
-from .game import NK, NP, HumbleSmuggleConfig, HumbleSmuggleGameBase, W
+from .game import HumbleSmuggleGame
 from .render import render
 from .resample import resample
-from .scenarios import arrange
 from .state import HumbleSmuggleStateBase
-from .vocab import (
-    ADD,
-    DISCARD,
-    DOUBLE,
-    DOUBLE_UP,
-    DRAFT,
-    EFFECT_CODES,
-    HIGH_LOW,
-    NO_SYMBOL,
-    NUM_PHASE_FLAGS,
-    NUM_RULE_KINDS,
-    NUM_SYMBOLS,
-    OVER,
-    PLAY,
-    SAFE_ZONE,
-    SELECT,
-    STANDARD,
-    STAR,
-    SYMBOL_UP,
-    ZERO,
-    Reveal,
-)
-
-__all__ = [  # the game, and the vocabulary that was always importable from here
-    "ADD",
-    "DISCARD",
-    "DOUBLE",
-    "DOUBLE_UP",
-    "DRAFT",
-    "EFFECT_CODES",
-    "HIGH_LOW",
-    "NK",
-    "NO_SYMBOL",
-    "NP",
-    "NUM_PHASE_FLAGS",
-    "NUM_RULE_KINDS",
-    "NUM_SYMBOLS",
-    "OVER",
-    "PLAY",
-    "SAFE_ZONE",
-    "SELECT",
-    "STANDARD",
-    "STAR",
-    "SYMBOL_UP",
-    "ZERO",
-    "HumbleSmuggleConfig",
-    "HumbleSmuggleGame",
-    "HumbleSmuggleState",
-    "Reveal",
-    "W",
-]
-
-
-class HumbleSmuggleGame(HumbleSmuggleGameBase):
-    """A game of Humble smuggle: ``HumbleSmuggleGameBase`` (config, tables, byte fields, scoring)
-    and what needs the state or the encoder."""
-
-    def _build_layout(self) -> ObservationLayout:
-        return build_layout(self)
-
-    def _make_encoder(self) -> HumbleSmuggleEncoder:
-        return HumbleSmuggleEncoder(self)
-
-    def new_initial_state(self, seed: int | None = None) -> HumbleSmuggleState:
-        return HumbleSmuggleState(self, seed)
-
-    card_glossary = text.card_glossary
-    score_text = text.score_text
 
 
 class HumbleSmuggleState(HumbleSmuggleStateBase):
@@ -124,4 +51,12 @@ class HumbleSmuggleState(HumbleSmuggleStateBase):
     _render = render
     _private_cards = text.private_cards
     _step_notes = text.step_notes
-    arrange = arrange
+
+
+HumbleSmuggleGame.declare(
+    state_class=HumbleSmuggleState,
+    build_layout=build_layout,
+    encoder_class=HumbleSmuggleEncoder,
+    card_glossary=text.card_glossary,
+    score_text=text.score_text,
+)

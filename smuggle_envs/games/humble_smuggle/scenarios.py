@@ -1,12 +1,12 @@
 """Scenarios for tests and tutorials: a Humble smuggle table laid out by hand before the first
-action. Not part of the rules: nothing in the engine imports this module
-(``rules.HumbleSmuggleState`` binds ``arrange`` as a method, for the tests that call
-``state.arrange(...)``). A state laid out this way cannot be replayed from its seed.
+action. Not part of the rules: nothing in the engine imports this module (``arrange(state, ...)``;
+the tests bind it as ``state.arrange(...)``, in ``tests/conftest.py``). A state laid out this way
+cannot be replayed from its seed.
 """
 
 from __future__ import annotations
 
-from .game import NK, NP
+from .actions import NK, NP
 from .state import HumbleSmuggleStateBase
 
 

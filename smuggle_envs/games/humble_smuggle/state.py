@@ -13,12 +13,12 @@ import numpy as np
 from ...core.fields import ByteState, set_one_hot
 from ...core.game import TERMINAL
 from . import actions as A
-from .actions import MAX_PLAYERS
-from .game import NK, NP, HumbleSmuggleGameBase, W
-from .vocab import ADD, DOUBLE, NUM_SYMBOLS, OVER, PLAY, SELECT, STAR, ZERO, Reveal
+from .actions import MAX_PLAYERS, NK, NP, W
+from .game import HumbleSmuggleGame
+from .vocab import NUM_SYMBOLS, OVER, PLAY, SELECT, STAR, Reveal
 
 
-class HumbleSmuggleStateBase(ByteState[HumbleSmuggleGameBase]):
+class HumbleSmuggleStateBase(ByteState[HumbleSmuggleGame]):
     """A Humble smuggle position: its fields and the card moves that keep them in step
     (``rules.py``'s ``HumbleSmuggleState`` adds the rules: ``steps.py``, ``resample.py``).
 
@@ -41,7 +41,7 @@ class HumbleSmuggleStateBase(ByteState[HumbleSmuggleGameBase]):
     _nested = ("hands", "known", "scored", "black", "attached")
     _not_replayable: str  # set by ``scenarios.arrange``: why ``to_replay`` refuses
 
-    def __init__(self, game: HumbleSmuggleGameBase, seed: int | None):
+    def __init__(self, game: HumbleSmuggleGame, seed: int | None):
         super().__init__(game, seed)
         n = self.n = game.num_players
         self.buf = game.fields.new_buffer()
@@ -177,27 +177,12 @@ class HumbleSmuggleStateBase(ByteState[HumbleSmuggleGameBase]):
         return self.game.action_to_string(action)
 
     def effective_value(self, seat: int) -> tuple[int, bool]:
-        """(effective value, shielded) of ``seat``'s face-down card with its Play cards:
-        max(0, (0 if a Zero else printed) x 2^Doubles + the sum of +/- cards)."""
-        v = self.sel[seat]
+        """(effective value, shielded) of ``seat``'s face-down card with its Play cards
+        (``HumbleSmuggleGame.effective_value``)."""
         att = self.attached[seat]
         if not att:
-            return v, False
-        effect, amount = self.game.effect, self.game.amount
-        zero = shield = False
-        doubles = add = 0
-        for _, k in att:
-            e = effect[k]
-            if e == ADD:
-                add += amount[k]
-            elif e == ZERO:
-                zero = True
-            elif e == DOUBLE:
-                doubles += 1
-            else:
-                shield = True
-        value = (0 if zero else v) * (1 << doubles) + add
-        return (value if value > 0 else 0), shield
+            return self.sel[seat], False
+        return self.game.effective_value(self.sel[seat], [k for _, k in att])
 
     def rounds_left(self) -> int:
         """Rounds still to play, this one included (public: the 80's position is printed)."""

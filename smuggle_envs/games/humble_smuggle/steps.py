@@ -25,8 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import actions as A
-from .actions import MAX_PLAYERS
-from .game import NK, NP, W
+from .actions import MAX_PLAYERS, NK, NP, W
 from .state import HumbleSmuggleStateBase
 from .vocab import (
     DISCARD,

@@ -16,7 +16,8 @@ from typing import Any
 
 from ...core.game import State
 from . import actions as A
-from .game import NK, NP, HumbleSmuggleGameBase
+from .actions import NK, NP
+from .game import HumbleSmuggleGame
 from .state import HumbleSmuggleStateBase
 from .vocab import (
     ADD,
@@ -40,7 +41,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def score_text(game: HumbleSmuggleGameBase, score: float) -> str:
+def score_text(game: HumbleSmuggleGame, score: float) -> str:
     """A score of ``scores()`` in words: its points, and the scored white cards that break a tie
     on points (kept as hundredths), "12 points (tie-break: 3 scored cards)"; never money. A change
     of +0.01 reads "0 points (tie-break: 1 scored card)"."""
@@ -51,7 +52,7 @@ def score_text(game: HumbleSmuggleGameBase, score: float) -> str:
 
 
 # ----- the glossary --------------------------------------------------------------------------------
-def card_glossary(game: HumbleSmuggleGameBase) -> list[tuple[str, str]]:
+def card_glossary(game: HumbleSmuggleGame) -> list[tuple[str, str]]:
     """The white cards 1-79 (named by their number, as the table shows them), the End-of-Game 80,
     the Play and Hold cards (named as the table and the actions name them), the round rules and
     the symbol sets that score at the end."""
@@ -86,7 +87,7 @@ def card_glossary(game: HumbleSmuggleGameBase) -> list[tuple[str, str]]:
     return entries
 
 
-def _white_text(game: HumbleSmuggleGameBase, v: int) -> str:
+def _white_text(game: HumbleSmuggleGame, v: int) -> str:
     """A white card's points, symbol, draws and round-rule icon."""
     parts = [f"white card worth {_plural(game.points[v], 'point')} if it scores"]
     symbol = game.symbol[v]
@@ -98,7 +99,7 @@ def _white_text(game: HumbleSmuggleGameBase, v: int) -> str:
     return "; ".join(parts)
 
 
-def _play_text(game: HumbleSmuggleGameBase, k: int) -> str:
+def _play_text(game: HumbleSmuggleGame, k: int) -> str:
     """A Play card's effect on the face-down card it is attached to."""
     play = game.data.play[k]
     effect = game.effect[k]
@@ -117,7 +118,7 @@ def _play_text(game: HumbleSmuggleGameBase, k: int) -> str:
     )
 
 
-def _rule_text(game: HumbleSmuggleGameBase, rule: int) -> str:
+def _rule_text(game: HumbleSmuggleGame, rule: int) -> str:
     """A round rule's glossary text."""
     return (
         f"round rule: discard {_rule_discards(game, rule)}, the centre card included; tied cards go "
@@ -125,7 +126,7 @@ def _rule_text(game: HumbleSmuggleGameBase, rule: int) -> str:
     )
 
 
-def _rule_discards(game: HumbleSmuggleGameBase, rule: int) -> str:
+def _rule_discards(game: HumbleSmuggleGame, rule: int) -> str:
     """What a round rule discards, among the revealed cards and the centre card."""
     if rule == STANDARD:
         return "the highest card"

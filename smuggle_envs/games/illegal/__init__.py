@@ -58,7 +58,7 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``vocab.py``     | the vocabulary: phases, card types, losses, reaction windows                   |
 | ``actions.py``   | the action space: ids, their meaning, their text                               |
 | ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
-| ``game.py``      | ``IllegalConfig`` (the rule variants) and ``IllegalGameBase``: what a game     |
+| ``game.py``      | ``IllegalConfig`` (the rule variants) and ``IllegalGame``, the game: what it   |
 |                  | fixes from them                                                                |
 | ``state.py``     | ``IllegalStateBase``: the fields, the set-up, the moves that keep them in      |
 |                  | step, public reads, ``clone``                                                  |
@@ -70,11 +70,12 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``render.py``    | the text table, whole or from one seat                                         |
 | ``text.py``      | the text interface's parts: the card glossary, a seat's private cards, the     |
 |                  | notes of a step (hassles, losses, takeovers, passing, trades, accounting)      |
-| ``rules.py``     | ``IllegalGame`` and ``IllegalState``: the bases, with the functions of         |
-|                  | ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as       |
-|                  | methods                                                                        |
+| ``rules.py``     | ``IllegalState``: the base, with the functions of ``steps``, ``resample``,     |
+|                  | ``render`` and ``text`` bound as methods; it declares the state, the layout    |
+|                  | and the encoder on ``IllegalGame``                                             |
 """
 
-from .rules import FULL_GAME, IllegalConfig, IllegalGame, IllegalState
+from .game import FULL_GAME, IllegalConfig, IllegalGame
+from .rules import IllegalState
 
 __all__ = ["FULL_GAME", "IllegalConfig", "IllegalGame", "IllegalState"]

@@ -6,7 +6,7 @@ the decision in progress (card, target, business, trade offer), the cards the ob
 be in each other hand (passed, traded, seen open), and the card it has chosen to pass. Other
 closed hands, the stock's order, the cards others chose to pass and the State's RNG never enter.
 
-Speed: the state keeps its small-integer facts in one byte buffer (``IllegalGameBase.fields``), in
+Speed: the state keeps its small-integer facts in one byte buffer (``IllegalGame.fields``), in
 absolute seat order. An observation is one numpy gather from that buffer and one multiply by a
 per-position scale. The gather index depends on the observer and on which hands lie open, so one
 index array is built per (observer, set of open hands) the first time it is needed and cached;
@@ -19,7 +19,7 @@ import numpy as np
 
 from ...core.layout import ObservationLayout, Piece
 from .actions import FIRST_BUSINESS, FIRST_HASSLE, KIND_NAMES, NUM_BUSINESSES, NUM_HASSLES, NUM_KINDS
-from .game import IllegalGameBase
+from .game import IllegalGame
 from .state import IllegalStateBase
 from .vocab import EUROS, HAND_SCALE, LOST_TURNS_SCALE, NUM_PHASES, PHASE_NAMES
 
@@ -27,7 +27,7 @@ INF = float("inf")
 SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
 
 
-def build_layout(game: IllegalGameBase) -> ObservationLayout:
+def build_layout(game: IllegalGame) -> ObservationLayout:
     n = game.num_players
     kinds = "per card kind / cards of that kind"
     seatwise = "per seat (seat-relative, seat-major)"
@@ -90,7 +90,7 @@ _FIELD = {
 class IllegalEncoder:
     """Gather indices (cached per observer and open-hand set) and scales for one game."""
 
-    def __init__(self, game: IllegalGameBase):
+    def __init__(self, game: IllegalGame):
         self.game = game
         self.n = game.num_players
         self.layout = game.observation_layout
@@ -150,7 +150,7 @@ class IllegalEncoder:
         return obs
 
 
-def _scale(name: str, game: IllegalGameBase) -> float | list[float]:
+def _scale(name: str, game: IllegalGame) -> float | list[float]:
     n = game.num_players
     per_kind = [1.0 / c for c in game.kind_counts]
     if name in ("my_hand", "discard", "trade_give", "trade_want"):

@@ -1,8 +1,8 @@
-"""Illegal's config (the rule variants) and ``IllegalGameBase``, what a game fixes from it.
+"""Illegal's config (the rule variants) and ``IllegalGame``, the game.
 
-``IllegalGameBase`` is the type the state, the steps and the encoder read their game through;
-``rules.py`` makes it ``IllegalGame`` by adding the parts that need them (the initial state, the
-observation layout and the encoder), so that no module of the game imports one above it.
+``IllegalGame`` fixes once what the state, the steps and the encoder read their game through. It
+sits below them, so it imports none of them: ``rules.py`` declares on it the state, the observation
+layout and the encoder (``IllegalGame.declare``), once.
 """
 
 from __future__ import annotations
@@ -104,11 +104,10 @@ FULL_GAME = {"trading": True}
 """Options for the full game of the rulebook (trading on); the defaults are the training game."""
 
 
-class IllegalGameBase(ByteGame):
+class IllegalGame(ByteGame):
     """Everything a game of Illegal fixes once, from its config and the card data: the deck, per
-    card kind its type, value and effects, the byte fields of a state (``_field_sizes``).
-    ``rules.py``'s ``IllegalGame`` adds what needs the state and the encoder:
-    ``new_initial_state``, the observation layout and the encoder."""
+    card kind its type, value and effects, the byte fields of a state (``_field_sizes``). It
+    declares its state, layout and encoder."""
 
     env_id = "illegal_v0"
     config_class = IllegalConfig

@@ -11,17 +11,17 @@ import numpy as np
 from ...core.fields import ByteState, set_one_hot
 from ...core.game import TERMINAL
 from .actions import BUSINESS_KINDS, NUM_BUSINESSES, NUM_HASSLES, NUM_ILLEGAL, NUM_KINDS, PARANOIA_KINDS
-from .game import IllegalGameBase
+from .game import IllegalGame
 from .vocab import AFTER_TURN, OVER, PASS
 
 
-class IllegalStateBase(ByteState[IllegalGameBase]):
+class IllegalStateBase(ByteState[IllegalGame]):
     """An Illegal position: its fields and the card moves that keep them in step (``rules.py``'s
     ``IllegalState`` adds the rules: ``steps.py``, ``resample.py``).
 
     Per-seat counts (hands, tables, markets, hand sizes, lost turns, what each seat knows of each
     other hand) and the pending decision's context live in one byte buffer (``buf``, see
-    ``IllegalGameBase._field_sizes``) that the rules use through list-like windows and the encoder gathers
+    ``IllegalGame._field_sizes``) that the rules use through list-like windows and the encoder gathers
     from. ``known[o][q]`` counts cards that seat ``o`` knows to be in seat ``q``'s hand (passed,
     traded or seen in an open hand, and not seen to leave since): a lower bound that only
     information ``o`` has can change.
@@ -46,7 +46,7 @@ class IllegalStateBase(ByteState[IllegalGameBase]):
     asked: list[int]  # the seats asked in the Magnum reaction window, in order
     pass_order: list[int]  # the seats passing a card left, in order
 
-    def __init__(self, game: IllegalGameBase, seed: int | None):
+    def __init__(self, game: IllegalGame, seed: int | None):
         super().__init__(game, seed)
         self.n = game.num_players
         self.buf = game.fields.new_buffer()

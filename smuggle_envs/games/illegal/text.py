@@ -16,7 +16,7 @@ from typing import Any
 from ...core.game import State
 from . import actions as A
 from .actions import FIRST_BUSINESS, FIRST_HASSLE, KIND_NAMES, NUM_BUSINESSES, NUM_KINDS
-from .game import IllegalGameBase
+from .game import IllegalGame
 from .state import IllegalStateBase
 from .vocab import (
     LOSES_ALL,
@@ -60,12 +60,12 @@ def _cards(counts: list[int]) -> str:
 
 
 # ----- the glossary --------------------------------------------------------------------------------
-def card_glossary(game: IllegalGameBase) -> list[tuple[str, str]]:
+def card_glossary(game: IllegalGame) -> list[tuple[str, str]]:
     """Every card of the deck, in the rulebook's order, with its value or what it does."""
     return [(name, f"{_card_text(game, k)} ({game.kind_counts[k]} in the deck)") for k, name in enumerate(KIND_NAMES)]
 
 
-def _card_text(game: IllegalGameBase, k: int) -> str:
+def _card_text(game: IllegalGame, k: int) -> str:
     """What a card kind is worth or does, from the data and the config."""
     t = game.types[k]
     if t == T_MARKET:
@@ -99,7 +99,7 @@ def _card_text(game: IllegalGameBase, k: int) -> str:
     return "stops a Hostile Takeover or Relatives, or removes any one hassle, even on another player's turn"
 
 
-def _business_text(game: IllegalGameBase, k: int) -> str:
+def _business_text(game: IllegalGame, k: int) -> str:
     """A business's value and what it needs."""
     value = euros(game.values[k])
     if game.types[k] == T_ILLEGAL:
@@ -110,7 +110,7 @@ def _business_text(game: IllegalGameBase, k: int) -> str:
     )
 
 
-def _hassle_effect(game: IllegalGameBase, h: int) -> str:
+def _hassle_effect(game: IllegalGame, h: int) -> str:
     """What a hassle does to the player under it."""
     effects = ["no businesses at all" if game.blocks_legal[h] else "no illegal businesses"]
     loss = game.turn_loss[h]
@@ -123,7 +123,7 @@ def _hassle_effect(game: IllegalGameBase, h: int) -> str:
     return "; ".join(effects)
 
 
-def _hassle_text(game: IllegalGameBase, h: int) -> str:
+def _hassle_text(game: IllegalGame, h: int) -> str:
     """A hassle's effect and the cards that remove it."""
     solvers = [_title(k) for k in range(NUM_KINDS) if game.types[k] == T_SOLUTION and game.solves[k] == h]
     return (
@@ -132,7 +132,7 @@ def _hassle_text(game: IllegalGameBase, h: int) -> str:
     )
 
 
-def _paranoia_text(game: IllegalGameBase, k: int) -> str:
+def _paranoia_text(game: IllegalGame, k: int) -> str:
     """What a Paranoia card costs when played and when held at the end."""
     loses = game.loses[k]
     if loses == LOSES_ALL:

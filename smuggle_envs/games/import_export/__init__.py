@@ -77,8 +77,8 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``actions.py``   | the action space: ids, their meaning, their text                               |
 | ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
 | ``ties.py``      | how a tie for the most of something is shared (R5.13)                          |
-| ``game.py``      | ``ImportExportConfig`` (the rule variants) and ``ImportExportGameBase``: what  |
-|                  | a game fixes from them                                                         |
+| ``game.py``      | ``ImportExportConfig`` (the rule variants) and ``ImportExportGame``, the game: |
+|                  | what it fixes from them                                                        |
 | ``hooks.py``     | the tables through which the engine calls the powers (filled by ``powers/``)   |
 | ``matching.py``  | the exact maximum matching of containers to a ship's slots (R5.7)              |
 | ``state.py``     | ``ImportExportStateBase``: the fields, the set-up, the moves that keep them in |
@@ -94,11 +94,12 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``text.py``      | the texts for people and language models: the card glossary, a score's text,   |
 |                  | the cards a seat holds in private, the notes on what an action did             |
 |                  | (``smuggle_envs.text``)                                                        |
-| ``rules.py``     | ``ImportExportGame`` and ``ImportExportState``: the bases, with the functions  |
-|                  | of ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as    |
-|                  | methods                                                                        |
+| ``rules.py``     | ``ImportExportState``: the base, with the functions of ``steps``,              |
+|                  | ``resample``, ``render`` and ``text`` bound as methods; it declares the state, |
+|                  | the layout and the encoder on ``ImportExportGame``                             |
 """
 
-from .rules import ImportExportConfig, ImportExportGame, ImportExportState
+from .game import ImportExportConfig, ImportExportGame
+from .rules import ImportExportState
 
 __all__ = ["ImportExportConfig", "ImportExportGame", "ImportExportState"]

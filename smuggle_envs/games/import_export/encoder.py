@@ -17,7 +17,7 @@ import numpy as np
 from ...core.layout import ObservationLayout, Piece
 from .actions import MAX_CARDS
 from .data import ACTIONS, GOOD_TYPES
-from .game import ImportExportGameBase
+from .game import ImportExportGame
 from .state import ImportExportStateBase
 from .vocab import (
     BIDDING_PHASES,
@@ -38,7 +38,7 @@ SEATS = "one-hot, seat-relative (0 = you, then clockwise)"
 T, NA = NUM_TYPES, NUM_ACTION_TYPES
 
 
-def build_layout(game: ImportExportGameBase) -> ObservationLayout:
+def build_layout(game: ImportExportGame) -> ObservationLayout:
     n = game.num_players
     types = ", ".join(GOOD_TYPES)
     acts = ", ".join(ACTIONS)
@@ -177,7 +177,7 @@ class ImportExportEncoder:
 
     cache_size = 1024  # keys each cache keeps before it is emptied (a few MB at most)
 
-    def __init__(self, game: ImportExportGameBase) -> None:
+    def __init__(self, game: ImportExportGame) -> None:
         self.game = game
         n = self.n = game.num_players
         self.layout = layout = game.observation_layout
@@ -240,10 +240,10 @@ class ImportExportEncoder:
         one = ones.append
         ask = None if st.over else st.ask  # a decision is stated whenever the game is not over
         if ask is not None:
-            one(o[_PHASE] + ask[0])
-            one(o[_DECIDER] + rel[ask[1]])
-            if ask[0] == P_POWER:
-                one(o[_POWER] + self._ids[ask[3][0]])
+            one(o[_PHASE] + ask.phase)
+            one(o[_DECIDER] + rel[ask.player])
+            if ask.phase == P_POWER:
+                one(o[_POWER] + self._ids[ask.context[0]])
         one(o[_LEADER] + rel[st.leader])
         if st.declared >= 0:
             one(o[_DECLARED] + st.declared)
@@ -280,7 +280,7 @@ class ImportExportEncoder:
                 one(o_acting_as + NA * rel[q] + act_as[q])
             if sold[q]:
                 one(o_sold + rel[q])
-        if st.bidders and st.ask is not None and st.ask[0] in BIDDING_PHASES:  # ``ask`` even if over
+        if st.bidders and st.ask is not None and st.ask.phase in BIDDING_PHASES:  # ``ask`` even if over
             for q in st.bidders:
                 one(o[_BIDDERS] + rel[q])
                 if st.bids[q] >= 0:
@@ -416,6 +416,6 @@ def _from_island(st: ImportExportStateBase) -> bool:
     ask = st.ask
     if ask is None:
         return False
-    if ask[0] == P_BID:
+    if ask.phase == P_BID:
         return st.import_ship == ISLAND
-    return ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and ask[3][1] == ISLAND
+    return ask.phase in (P_IMPORT_PICK, P_IMPORT_ZONE) and ask.context[1] == ISLAND

@@ -1,10 +1,8 @@
-"""Import / Export's config (the rule variants) and ``ImportExportGameBase``, what a game fixes
-from it.
+"""Import / Export's config (the rule variants) and ``ImportExportGame``, the game.
 
-``ImportExportGameBase`` is the type the state, the steps, the powers and the encoder read their
-game through; ``rules.py`` makes it ``ImportExportGame`` by adding the parts that need them (the
-initial state, the observation layout and the encoder), so that no module of the game imports
-one above it.
+``ImportExportGame`` fixes once what the state, the steps and the encoder read their game through.
+It sits below them, so it imports none of them: ``rules.py`` declares on it the state, the
+observation layout and the encoder (``ImportExportGame.declare``), once.
 """
 
 from __future__ import annotations
@@ -17,14 +15,7 @@ from ...core.errors import ConfigError
 from ...core.game import Game, GameConfig
 from . import actions as A
 from .data import MODULES, Card, ImportExportData, load
-from .vocab import NUM_TYPES
-
-# By good type: "your <colour> containers are now wild" / "your <type> contracts now have a
-# rainbow load requirement".
-WILD_KEYS = ("televisions", "wheat", "soap", "impalas", "big_cats")
-RAINBOW_KEYS = ("generators", "coffee", "candy", "gold_watches", "seeds")
-# Gaining one of these can complete a shipment already in the harbor.
-MATCH_KEYS = frozenset(WILD_KEYS + RAINBOW_KEYS + ("prefab_homes", "robot_cats"))
+from .vocab import NUM_TYPES, RAINBOW_KEYS, WILD_KEYS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,12 +63,11 @@ class ImportExportConfig(GameConfig):
         return d
 
 
-class ImportExportGameBase(Game):
-    """Everything a game of Import / Export fixes once, from its config and the card data: the
-    deck of the modules in play, per card its type, action, tier and load, the ids of the cards
-    whose powers change a basic rule, the rulebook's numbers. ``rules.py``'s
-    ``ImportExportGame`` adds what needs the state and the encoder: ``new_initial_state``, the
-    observation layout and the encoder."""
+class ImportExportGame(Game):
+    """Everything a game of Import / Export fixes once, from its config and the card data: the deck
+    of the modules in play, per card its type, action, tier and load, the ids of the cards whose
+    powers change a basic rule, the rulebook's numbers. ``rules.py`` declares its state, layout and
+    encoder."""
 
     env_id = "import_export_v0"
     config_class = ImportExportConfig

@@ -58,7 +58,7 @@ def render(st: ImportExportStateBase, player: int | None = None) -> str:
         scores = ", ".join(f"{name(p)} {st.game.score_text(s)}" for p, s in enumerate(st.scores()))
         lines.append(f"game over ({st.end_reason}); scores: {scores}")
     elif st.ask is not None:
-        lines.append(_decision(st, st.ask[0], st.ask[1], st.ask[2], st.ask[3], st.ask[4]))
+        lines.append(_decision(st, st.ask.phase, st.ask.player, st.ask.options, st.ask.context, st.ask.public))
     return "\n".join(lines)
 
 

@@ -32,7 +32,7 @@ _REDRAWS = 200  # random redraws before dealing the decider a card that fits
 
 
 def _reask_wild(st: ImportExportStateBase, ask: Ask) -> None:
-    phase, p, ctx = ask[0], ask[1], ask[3]
+    phase, p, ctx = ask.phase, ask.player, ask.context
     if phase == P_WILD1:
         options = st.wild_firsts(p)
     else:
@@ -43,24 +43,26 @@ def _reask_wild(st: ImportExportStateBase, ask: Ask) -> None:
 
 def _reasker(ask: Ask) -> Callable[[ImportExportStateBase, Ask], None]:
     """How to ask ``ask`` again of a redrawn hand; every decision that is not public has one."""
-    if ask[0] == P_POWER:
-        fn = HAND_REASKS.get(ask[3][0])
+    if ask.phase == P_POWER:
+        fn = HAND_REASKS.get(ask.context[0])
         if fn is not None:
             return lambda st, old: fn(st, old[3][1:])
-    elif ask[0] in REASK:
-        return REASK[ask[0]]
-    raise RuntimeError(f"the hidden decision {ask[:2]} (power {ask[3][:1]}) cannot be asked again of a redrawn hand")
+    elif ask.phase in REASK:
+        return REASK[ask.phase]
+    raise RuntimeError(
+        f"the hidden decision {(ask.phase, ask.player)} (power {ask.context[:1]}) cannot be asked again of a redrawn hand"
+    )
 
 
 REASK: dict[int, Callable[[ImportExportStateBase, Ask], None]] = {
     P_LEAD: lambda st, ask: ask_lead(st),
-    P_FOLLOW: lambda st, ask: t_follow(st, ask[1]),
-    P_CONTRACT_CARD: lambda st, ask: t_act(st, ask[1]),
-    P_LOAD_CARD: lambda st, ask: t_act(st, ask[1]),
-    P_SUPPLY: lambda st, ask: t_act(st, ask[1]),
+    P_FOLLOW: lambda st, ask: t_follow(st, ask.player),
+    P_CONTRACT_CARD: lambda st, ask: t_act(st, ask.player),
+    P_LOAD_CARD: lambda st, ask: t_act(st, ask.player),
+    P_SUPPLY: lambda st, ask: t_act(st, ask.player),
     P_WILD1: _reask_wild,
     P_WILD2: _reask_wild,
-    P_LOAD_SHIP: lambda st, ask: ask_load_ship(st, *ask[3]),  # with Robot Cats: a pair in the hand
+    P_LOAD_SHIP: lambda st, ask: ask_load_ship(st, *ask.context),  # with Robot Cats: a pair in the hand
 }
 
 
@@ -78,7 +80,7 @@ def resample(st: ImportExportStateBase, player: int, rng: random.Random) -> Impo
     """
     ask = st.ask
     reask = None
-    if ask is not None and not ask[4] and ask[1] != player:
+    if ask is not None and not ask.public and ask.player != player:
         reask = _reasker(ask)
     others = [q for q in range(st.n) if q != player]
     known = {q: _known_hand(st, player, q, rng) for q in others}
@@ -89,7 +91,7 @@ def resample(st: ImportExportStateBase, player: int, rng: random.Random) -> Impo
             break
     else:
         # Rare: few hands fit. Put each candidate card into the decider's hand in turn.
-        d = ask[1] if ask is not None else -1
+        d = ask.player if ask is not None else -1
         fixed = {c for cards in known.values() for c in cards}
         hidden = [c for c in st.deck + [c for q in others for c in st.hands[q]] if c not in fixed]
         for card in rng.sample(hidden, len(hidden)):
@@ -175,6 +177,6 @@ def _dealt(
     other.ask = None
     reask(other, ask)
     new = other.ask
-    if new is None or new[:2] != ask[:2] or not new[2] or new[4] != ask[4]:
+    if new is None or new.phase != ask.phase or new.player != ask.player or not new.options or new.public != ask.public:
         return None
     return other

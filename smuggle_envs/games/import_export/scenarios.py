@@ -1,7 +1,7 @@
 """Scenarios for tests and tutorials: an Import / Export position laid out by hand, then a turn
-started. Not part of the rules: nothing in the engine imports this module
-(``rules.ImportExportState`` binds ``arrange`` as a method, for the tests that call
-``state.arrange(...)``). A state laid out this way cannot be replayed from its seed.
+started. Not part of the rules: nothing in the engine imports this module (``arrange(state, ...)``;
+the tests bind it as ``state.arrange(...)``, in ``tests/conftest.py``). A state laid out this way
+cannot be replayed from its seed.
 """
 
 from __future__ import annotations

@@ -15,20 +15,28 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from ...core.game import TERMINAL, State, copy_rng
 from . import actions as A
-from .game import MATCH_KEYS, ImportExportGameBase
+from .game import ImportExportGame
 from .hooks import HIDDEN_CHOICES, IMMEDIATE, LISTENERS, WIN_CHECKS
 from .matching import Capped, match, match_pairs
-from .vocab import GREY, LUXURY, NUM_TYPES, P_BID, P_POWER
+from .vocab import GREY, LUXURY, MATCH_KEYS, NUM_TYPES, P_BID, P_POWER
 
-Ask = tuple[int, int, tuple[int, ...], tuple[Any, ...], bool]
-"""A decision: (phase, player, legal actions, what ``RESUME[phase]`` gets after the action,
-whether the options are public)."""
+
+class Ask(NamedTuple):
+    """The decision in progress."""
+
+    phase: int  # ``P_...`` of ``vocab.py``
+    player: int  # the seat deciding
+    options: tuple[int, ...]  # its legal actions, ascending
+    context: tuple[Any, ...]  # what ``RESUME[phase]`` gets after the action (a power's: its key first)
+    public: bool  # whether the options are public (a single public option is applied by the engine)
+
+
 Task = tuple[Any, ...]
 """A task of the stack: ``(name, *args)``, run by ``TASKS[name](st, *args)``."""
 AutoListener = Callable[["ImportExportStateBase", int, int], None]
@@ -37,7 +45,7 @@ UNLIMITED = 10**6  # Board Games' imports limit
 S = TypeVar("S", bound="ImportExportStateBase")
 
 
-class ImportExportStateBase(State[ImportExportGameBase]):
+class ImportExportStateBase(State[ImportExportGame]):
     """A position: its fields (lists of card ids per zone; ships ``2p`` and ``2p+1`` belong to
     seat p) and the methods through which the steps and the powers act on them
     (``rules.ImportExportState`` adds the run of tasks, ``steps.py``, and ``resample.py``).
@@ -52,7 +60,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
 
     _not_replayable: str  # set by ``scenarios.arrange`` and ``resample``: why ``to_replay`` refuses
 
-    def __init__(self, game: ImportExportGameBase, seed: int | None) -> None:
+    def __init__(self, game: ImportExportGame, seed: int | None) -> None:
         super().__init__(game, seed)
         g, n, rng = game, game.num_players, self.rng
         self.n = n
@@ -62,7 +70,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
         self._start_fields(g)
         # The first turn is run by ``steps.run`` (``rules.ImportExportState.__init__``).
 
-    def _set_up_table(self, g: ImportExportGameBase, rng: random.Random) -> None:
+    def _set_up_table(self, g: ImportExportGame, rng: random.Random) -> None:
         """The harbors, the shuffled deck, credits, ships (one at sea, seeded), the island, hands."""
         n = self.n
         rules = g.data.rules
@@ -95,7 +103,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
             for _ in range(g.hand_size):
                 self.hands[p].append(self.deck.pop())
 
-    def _start_fields(self, g: ImportExportGameBase) -> None:
+    def _start_fields(self, g: ImportExportGame) -> None:
         """The turn, the import, the powers' memories and the task stack at the start."""
         n = self.n
         self.turn = 0
@@ -134,21 +142,21 @@ class ImportExportStateBase(State[ImportExportGameBase]):
     # ----- contract ----------------------------------------------------------------------------
     def current_player(self) -> int:
         ask = self.ask
-        return TERMINAL if self.over or ask is None else ask[1]
+        return TERMINAL if self.over or ask is None else ask.player
 
     def legal_actions(self) -> tuple[int, ...]:
         ask = self.ask
-        return () if self.over or ask is None else ask[2]
+        return () if self.over or ask is None else ask.options
 
     def _is_legal(self, action: int) -> bool:
         ask = self.ask
-        return not self.over and ask is not None and action in ask[2]
+        return not self.over and ask is not None and action in ask.options
 
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
         ask = self.ask
         if not self.over and ask is not None:
-            mask[list(ask[2])] = 1
+            mask[list(ask.options)] = 1
         return mask
 
     def is_terminal(self) -> bool:
@@ -160,7 +168,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
     @property
     def phase(self) -> int:
         ask = self.ask
-        return -1 if self.over or ask is None else ask[0]
+        return -1 if self.over or ask is None else ask.phase
 
     def _public_action_string(self, action: int) -> str:
         """What the other seats see of the current player's ``action``: a sealed bid is only "a
@@ -169,12 +177,12 @@ class ImportExportStateBase(State[ImportExportGameBase]):
         is public (a card played, contracted, loaded, sold or discarded is seen by all)."""
         ask = self.ask
         if ask is not None and not self.over:
-            phase = ask[0]
+            phase = ask.phase
             if phase == P_BID:
-                return f"{self.game.seat_name(ask[1])} bids (sealed)"
+                return f"{self.game.seat_name(ask.player)} bids (sealed)"
             if phase == P_POWER:
-                hidden = HIDDEN_CHOICES.get(ask[3][0])
-                text = hidden(self, ask[1], ask[3][1:], action) if hidden is not None else None
+                hidden = HIDDEN_CHOICES.get(ask.context[0])
+                text = hidden(self, ask.player, ask.context[1:], action) if hidden is not None else None
                 if text is not None:
                     return text
         return self.game.action_to_string(action)
@@ -202,7 +210,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
         self, phase: int, player: int, options: Iterable[int], ctx: tuple[Any, ...] = (), public: bool = False
     ) -> None:
         """State a decision. ``public``: the options are public, so a single one is automatic."""
-        self.ask = (phase, player, tuple(options), ctx, public)
+        self.ask = Ask(phase, player, tuple(options), ctx, public)
 
     def push(self, *task: Any) -> None:
         self.stack.append(task)
@@ -278,7 +286,7 @@ class ImportExportStateBase(State[ImportExportGameBase]):
         self, key: str, player: int, options: Iterable[int], args: tuple[Any, ...] = (), public: bool = False
     ) -> None:
         """A decision a power gives ``player``; ``POWER_RESUME[key](st, action, *args)`` gets it."""
-        self.ask = (P_POWER, player, tuple(sorted(options)), (key, *args), public)
+        self.ask = Ask(P_POWER, player, tuple(sorted(options)), (key, *args), public)
 
     def add_good(self, p: int, card: int) -> None:
         self.goods[p].append(card)

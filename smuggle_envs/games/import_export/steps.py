@@ -70,7 +70,7 @@ def apply(st: ImportExportStateBase, action: int) -> None:
     ask = st.ask
     assert ask is not None, "an action is legal only while a decision is stated"
     st.ask = None
-    RESUME[ask[0]](st, action, *ask[3])
+    RESUME[ask.phase](st, action, *ask.context)
     run(st)
 
 
@@ -85,12 +85,12 @@ def run(st: ImportExportStateBase) -> None:
                 return
         ask = st.ask
         if ask is not None:
-            if len(ask[2]) == 1 and ask[4]:
-                action = ask[2][0]
+            if len(ask.options) == 1 and ask.public:
+                action = ask.options[0]
                 for listener in st.auto_listeners:
-                    listener(st, ask[1], action)
+                    listener(st, ask.player, action)
                 st.ask = None
-                RESUME[ask[0]](st, action, *ask[3])
+                RESUME[ask.phase](st, action, *ask.context)
                 continue
             return
         task = stack.pop()

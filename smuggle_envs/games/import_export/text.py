@@ -18,7 +18,7 @@ from __future__ import annotations
 from ...core.game import State
 from . import actions as A
 from .data import ACTIONS, GOOD_TYPES
-from .game import ImportExportGameBase
+from .game import ImportExportGame
 from .powers import modifiers as M
 from .scoring import FOXES_TIE_BREAK
 from .state import ImportExportStateBase
@@ -45,13 +45,13 @@ after it, up to the next automatic decision or the end of the run)."""
 
 
 # ----- the glossary, scores and the hand ------------------------------------------------------------
-def card_glossary(game: ImportExportGameBase) -> list[tuple[str, str]]:
+def card_glossary(game: ImportExportGame) -> list[tuple[str, str]]:
     """Every card in this game's deck (the base game and the modules of the config), by id, with
     its good type, action, contract tier, load and power."""
     return [(game.names[c], _card_text(game, c)) for c in game.deck_cards]
 
 
-def _card_text(game: ImportExportGameBase, c: int) -> str:
+def _card_text(game: ImportExportGame, c: int) -> str:
     card = game.data.cards[c]
     load = ", ".join(GOOD_TYPES[t] for t in card.load)
     return (
@@ -61,7 +61,7 @@ def _card_text(game: ImportExportGameBase, c: int) -> str:
     )
 
 
-def score_text(game: ImportExportGameBase, score: float) -> str:
+def score_text(game: ImportExportGame, score: float) -> str:
     """Credits; Foxes' tie-break (``scoring.FOXES_TIE_BREAK``) is said in words, not shown as
     money."""
     whole = int(score)
@@ -76,9 +76,7 @@ def private_cards(state: ImportExportStateBase, viewer: int) -> list[str]:
 
 
 # ----- what an action did -------------------------------------------------------------------------------
-def step_notes(
-    after: ImportExportStateBase, before: State[ImportExportGameBase], action: int, viewer: int
-) -> list[str]:
+def step_notes(after: ImportExportStateBase, before: State[ImportExportGame], action: int, viewer: int) -> list[str]:
     """What ``action`` (taken in ``before``) did beyond itself, decision by decision (see the
     module's docstring), then the end of the game."""
     assert isinstance(before, ImportExportStateBase), "a copy of an Import / Export position"
@@ -147,7 +145,7 @@ def _decision_notes(st: ImportExportStateBase, p: int, action: int, end: ImportE
             return [f"{name(p)} pirates {g.names[card]} from ship {s} ({name(owner)}'s){paid}."]
     if phase == P_IMPORT_SHIP:
         return _import_round_note(st, action)
-    if phase == P_BID and st.ask is not None and st.ask[3][0] == len(st.bidders) - 1:
+    if phase == P_BID and st.ask is not None and st.ask.context[0] == len(st.bidders) - 1:
         return _reveal_note(st, p, action)
     return []
 

@@ -70,3 +70,10 @@ CHOOSE = -2  # ``State.act_as``: a Rice Cookers holder picks Load or Contract fi
 # Per ship in the ``ships`` piece: at sea; required containers per colour; loaded (or, at sea,
 # carried) containers per colour; containers.
 SHIP_FEATURES = 1 + 2 * NUM_TYPES + 1
+
+# By good type: "your <colour> containers are now wild" / "your <type> contracts now have a
+# rainbow load requirement".
+WILD_KEYS = ("televisions", "wheat", "soap", "impalas", "big_cats")
+RAINBOW_KEYS = ("generators", "coffee", "candy", "gold_watches", "seeds")
+# Gaining one of these can complete a shipment already in the harbor.
+MATCH_KEYS = frozenset(WILD_KEYS + RAINBOW_KEYS + ("prefab_homes", "robot_cats"))

@@ -48,24 +48,25 @@ the import graph has no cycle (``tests/core/test_import_cycles.py``).
 | ``vocab.py``     | the vocabulary: phases, search outcomes, the search record                     |
 | ``actions.py``   | the action space: ids, their meaning, their text                               |
 | ``data.py``      | the card data (``data/*.json``) and its validating loader                      |
-| ``game.py``      | ``SmuggleConfig`` (the rule variants) and ``SmuggleGameBase``: what a game     |
+| ``game.py``      | ``SmuggleConfig`` (the rule variants) and ``SmuggleGame``, the game: what it   |
 |                  | fixes from them                                                                |
 | ``state.py``     | ``SmuggleStateBase``: the fields, the set-up, the moves that keep them in      |
 |                  | step, public reads, ``clone``                                                  |
 | ``steps.py``     | the rules in play, functions of the state: the declaration, search, pass,      |
 |                  | accept, discard, rounds                                                        |
 | ``resample.py``  | the perfect-recall resample: a world drawn from what one seat has seen         |
-| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``stack_pack``); not      |
+| ``scenarios.py`` | positions laid out by hand, for tests and tutorials (``arrange``); not         |
 |                  | rules                                                                          |
 | ``encoder.py``   | the observation layout (named pieces) and the encoder                          |
 | ``render.py``    | the text table, whole or from one seat                                         |
 | ``text.py``      | the text interface's parts: the card glossary (duties and fines), a seat's     |
 |                  | private cards, the notes of a step (search verdicts and payments, rounds)      |
-| ``rules.py``     | ``SmuggleGame`` and ``SmuggleState``: the bases, with the functions of         |
-|                  | ``steps``, ``resample``, ``render``, ``text`` and ``scenarios`` bound as       |
-|                  | methods                                                                        |
+| ``rules.py``     | ``SmuggleState``: the base, with the functions of ``steps``, ``resample``,     |
+|                  | ``render`` and ``text`` bound as methods; it declares the state, the layout    |
+|                  | and the encoder on ``SmuggleGame``                                             |
 """
 
-from .rules import SmuggleConfig, SmuggleGame, SmuggleState
+from .game import SmuggleConfig, SmuggleGame
+from .rules import SmuggleState
 
 __all__ = ["SmuggleConfig", "SmuggleGame", "SmuggleState"]

@@ -1,14 +1,13 @@
-"""Smuggle's config (the rule variants) and ``SmuggleGameBase``, what a game fixes from it.
+"""Smuggle's config (the rule variants) and ``SmuggleGame``, the game.
 
-``SmuggleGameBase`` is the type the state, the steps and the encoder read their game through;
-``rules.py`` makes it ``SmuggleGame`` by adding the parts that need them (the initial state,
-the observation layout and the encoder), so that no module of the game imports one above it.
+``SmuggleGame`` fixes once what the state, the steps and the encoder read their game through. It
+sits below them, so it imports none of them: ``rules.py`` declares on it the state, the observation
+layout and the encoder (``SmuggleGame.declare``), once.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
 from typing import Any
 
 from ...core.checks import is_int
@@ -16,9 +15,8 @@ from ...core.errors import ConfigError
 from ...core.fields import ByteGame
 from ...core.game import GameConfig
 from . import actions as A
-from .actions import NUM_ITEMS, NUM_KINDS
+from .actions import NUM_KINDS
 from .data import SmuggleData, load
-from .vocab import NUM_PHASE_FLAGS, NUM_SEARCH_RECORDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,11 +55,10 @@ class SmuggleConfig(GameConfig):
             raise ConfigError(f"first_officer must be a seat in [0, {self.num_players}), got {self.first_officer!r}")
 
 
-class SmuggleGameBase(ByteGame):
+class SmuggleGame(ByteGame):
     """Everything a game of Smuggle fixes once, from its config and the card data: the starting
-    money, the pack, fines and duties, the byte fields of a state (``_field_sizes``). ``rules.py``'s
-    ``SmuggleGame`` adds what needs the state and the encoder: ``new_initial_state``, the
-    observation layout and the encoder."""
+    money, the pack, fines and duties (the byte fields of a state are those its observation pieces
+    read: ``encoder.build_layout``). It declares its state, layout and encoder."""
 
     env_id = "smuggle_v0"
     config_class = SmuggleConfig
@@ -90,35 +87,6 @@ class SmuggleGameBase(ByteGame):
         self.kind_fines = (*d.fines, 0, 0)  # the Bag and luggage carry no fine
         self.kind_counts = tuple(self.deck_template.count(k) for k in range(NUM_KINDS))
         self.declared_duty = tuple(sum(n * du for n, du in zip(counts, d.duties)) for counts in A.DECLARATIONS)
-
-    def _field_sizes(self) -> Iterable[tuple[str, int]]:
-        """The state's small-integer facts, in the buffer the encoder gathers from."""
-        n = self.num_players
-        return (
-            ("phase", NUM_PHASE_FLAGS),
-            ("officer", n),
-            ("holder", n),
-            ("receiver", n),
-            ("declaration", NUM_ITEMS),
-            ("bag_claim", 1),
-            ("duty_paid", 1),
-            ("declarations", n),
-            ("bag_claims", n),
-            ("mean_declared_duty", n),
-            ("hand", NUM_KINDS),
-            ("known", n * NUM_KINDS),
-            ("active", n),
-            ("officer_done", n),
-            ("suitcase", NUM_KINDS),
-            ("last_reveal", NUM_KINDS),
-            ("last_reveal_seat", n),
-            ("last_reveal_outcome", 4),
-            ("deck", 1),
-            ("round", 1),
-            ("search_record", n * NUM_SEARCH_RECORDS),
-            ("received_from", n * n),
-            ("received_lies", n * n),
-        )
 
     @property
     def score_scale(self) -> float:

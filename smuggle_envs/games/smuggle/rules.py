@@ -1,102 +1,28 @@
-"""Smuggle's rules engine: ``SmuggleGame`` and ``SmuggleState``, assembled from the game's modules.
+"""Smuggle's State with its rules: ``SmuggleState``, assembled from the game's modules.
 
-``SmuggleState`` is the state's fields and card moves (``state.py``) with the rules bound to it
-as methods: legal actions and the step (``steps.py``), the perfect-recall resample
-(``resample.py``), the text table (``render.py``), the private cards and step notes of the text
-interface (``text.py``) and, for tests and tutorials, ``stack_pack`` (``scenarios.py``).
-``SmuggleGame`` adds to ``SmuggleGameBase`` (``game.py``) the parts that need the state or the
-encoder, and the card glossary (``text.py``). Every module of the game imports only modules below
-it; this one is the top.
+``SmuggleState`` is the state's fields and card moves (``state.py``) with the rules bound to it as
+methods: legal actions and the step (``steps.py``), the perfect-recall resample (``resample.py``),
+the text table (``render.py``), the private cards and step notes of the text interface
+(``text.py``). It is declared, with the layout and the encoder, on ``SmuggleGame`` (``game.py``),
+below. Every module of the game imports only modules below it; this one is the top.
 
 Rule numbers in comments are those of the rulebook and "R2.n" the resolutions of its ambiguities,
 both quoted and mapped to the code and to their tests in ``docs/rules/smuggle.md``. The
-vocabulary (phases, outcomes, the search record) lives in ``vocab.py``; it stays importable from
-here (``from smuggle_envs.games.smuggle.rules import DECLARE``).
+vocabulary (phases, outcomes, the search record) lives in ``vocab.py``.
 """
 
 from __future__ import annotations
 
-from ...core.layout import ObservationLayout
 from . import steps, text
-from .actions import BAG, HAND_SIZE, NUM_ITEMS, NUM_KINDS
 from .encoder import SmuggleEncoder, build_layout
-from .game import SmuggleConfig, SmuggleGameBase
+from .game import SmuggleGame
 from .render import render
 from .resample import resample
-from .scenarios import stack_pack
 from .state import SmuggleStateBase
-from .vocab import (
-    DECLARE,
-    DISCARD,
-    DUTY_UNIT,
-    LYING,
-    NUM_PHASE_FLAGS,
-    NUM_SEARCH_RECORDS,
-    OFFICER,
-    OVER,
-    R_BAG_FALSE,
-    R_CAUGHT,
-    R_INFORM_HIT,
-    R_INFORMED_ON,
-    R_INFORMS,
-    R_NEXT_DECISIONS,
-    R_OFF_HIT,
-    R_OFF_SEARCH,
-    R_SEARCHED,
-    R_TRUTHFUL,
-    REAL_BAG,
-    RECEIVE,
-    TRUTHFUL,
-    Reveal,
-)
 
-__all__ = [  # the game, and the vocabulary that was always importable from here
-    "BAG",
-    "DECLARE",
-    "DISCARD",
-    "DUTY_UNIT",
-    "HAND_SIZE",
-    "LYING",
-    "NUM_ITEMS",
-    "NUM_KINDS",
-    "NUM_PHASE_FLAGS",
-    "NUM_SEARCH_RECORDS",
-    "OFFICER",
-    "OVER",
-    "REAL_BAG",
-    "RECEIVE",
-    "R_BAG_FALSE",
-    "R_CAUGHT",
-    "R_INFORMED_ON",
-    "R_INFORMS",
-    "R_INFORM_HIT",
-    "R_NEXT_DECISIONS",
-    "R_OFF_HIT",
-    "R_OFF_SEARCH",
-    "R_SEARCHED",
-    "R_TRUTHFUL",
-    "TRUTHFUL",
-    "Reveal",
-    "SmuggleConfig",
-    "SmuggleGame",
-    "SmuggleState",
-]
-
-
-class SmuggleGame(SmuggleGameBase):
-    """A game of Smuggle: ``SmuggleGameBase`` (config, tables, byte fields) and what needs the
-    state or the encoder."""
-
-    def _build_layout(self) -> ObservationLayout:
-        return build_layout(self)
-
-    def _make_encoder(self) -> SmuggleEncoder:
-        return SmuggleEncoder(self)
-
-    def new_initial_state(self, seed: int | None = None) -> SmuggleState:
-        return SmuggleState(self, seed)
-
-    card_glossary = text.card_glossary
+# Kept only for tests/games/smuggle/test_boundaries.py (being written beside this change), until it
+# imports them from ``vocab`` as every other module does.
+from .vocab import DECLARE, DISCARD, OFFICER, RECEIVE  # noqa: F401
 
 
 class SmuggleState(SmuggleStateBase):
@@ -118,4 +44,11 @@ class SmuggleState(SmuggleStateBase):
     _render = render
     _private_cards = text.private_cards
     _step_notes = text.step_notes
-    stack_pack = stack_pack
+
+
+SmuggleGame.declare(
+    state_class=SmuggleState,
+    build_layout=build_layout,
+    encoder_class=SmuggleEncoder,
+    card_glossary=text.card_glossary,
+)

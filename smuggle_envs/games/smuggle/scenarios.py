@@ -1,7 +1,8 @@
 """Scenarios for tests and tutorials: positions laid out by hand before the first action. Not part
-of the rules: nothing in the engine imports this module (``rules.SmuggleState`` binds
-``stack_pack`` as a method, for the notebooks and tests that call ``state.stack_pack(...)``). A
-state laid out this way cannot be replayed from its seed."""
+of the rules: nothing in the engine imports this module (``arrange(state, ...)``; the tests bind it
+as ``state.arrange(...)``, in ``tests/conftest.py``). A state laid out this way cannot be replayed
+from its seed.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from .actions import HAND_SIZE
 from .state import SmuggleStateBase
 
 
-def stack_pack(st: SmuggleStateBase, draws: Iterable[int | str]) -> None:
+def arrange(st: SmuggleStateBase, draws: Iterable[int | str]) -> None:
     """Scenario hook for tests and tutorials: before the first action, order the pack so the
     next draws come out as ``draws`` (card kinds or names, first drawn first), starting with
     the opening hand, which is dealt again. The rest of the pack stays shuffled."""
     if st.history:
-        raise RuntimeError("stack_pack() only works before the first action")
+        raise RuntimeError("arrange() only works before the first action")
     kinds = [st.game.kind(card) for card in draws]
     pool = st.deck + st.hand_cards()
     for card in kinds:
@@ -26,4 +27,4 @@ def stack_pack(st: SmuggleStateBase, draws: Iterable[int | str]) -> None:
     st.deck = pool + kinds[::-1]
     st._drop_hand()
     st._draw(HAND_SIZE)
-    st._not_replayable = "its pack was stacked with stack_pack()"
+    st._not_replayable = "its pack was stacked with arrange()"

@@ -13,7 +13,7 @@ from ...core.fields import ByteState, set_one_hot
 from ...core.game import TERMINAL
 from . import actions as A
 from .actions import NUM_KINDS
-from .game import SmuggleGameBase
+from .game import SmuggleGame
 from .vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE, Reveal
 
 NO_CARDS = bytes(NUM_KINDS)
@@ -31,7 +31,7 @@ class FinishedHand(NamedTuple):
     discards: bytes  # the discard after each pass below the last hand, ``hands[-1]``
 
 
-class SmuggleStateBase(ByteState[SmuggleGameBase]):
+class SmuggleStateBase(ByteState[SmuggleGame]):
     """A Smuggle position: its fields and the card moves that keep them in step (``rules.py``'s
     ``SmuggleState`` adds the rules: ``steps.py``, ``resample.py``).
 
@@ -40,7 +40,7 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
     ``hand`` counts it per card kind; its first ``kept`` cards were kept from a passed hand, so
     they are never the Bag (rule 15). ``known[p]`` counts the cards of the live hand that seat
     ``p`` saw when it passed them on. Counts and flags live in one byte buffer (``buf``, see
-    ``SmuggleGameBase._field_sizes``) that the rules use through list-like windows.
+    ``encoder.build_layout``: the fields its pieces read) that the rules use through list-like windows.
     ``hand_past`` keeps the live hand's counts as dealt and after each draw since (hidden, like
     the hand; never observed): a seat's memory is what is left of the hand it passed, and
     ``resample`` needs the whole hands a seat saw to keep its worlds to them. ``hand_passes``
@@ -63,9 +63,9 @@ class SmuggleStateBase(ByteState[SmuggleGameBase]):
     # decision, and a class-level descriptor (even one with only ``__set__``) takes every read
     # off CPython 3.11's specialised fast path (a read measured 22 ns against 12 ns).
     _lists = ("money", "declared_duty", "deck")
-    _not_replayable: str  # set by ``scenarios.stack_pack``: why ``to_replay`` refuses
+    _not_replayable: str  # set by ``scenarios.arrange``: why ``to_replay`` refuses
 
-    def __init__(self, game: SmuggleGameBase, seed: int | None):
+    def __init__(self, game: SmuggleGame, seed: int | None):
         super().__init__(game, seed)
         n = self.n = game.num_players
         self.data = game.data

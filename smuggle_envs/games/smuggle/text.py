@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.game import State
 from . import actions as A
-from .game import SmuggleGameBase
+from .game import SmuggleGame
 from .state import SmuggleStateBase
 from .vocab import DECLARE, LYING, OFFICER, OVER, REAL_BAG, RECEIVE, TRUTHFUL, Reveal
 
@@ -28,7 +28,7 @@ def gbp(amount: int) -> str:
 
 
 # ----- the glossary --------------------------------------------------------------------------------
-def card_glossary(game: SmuggleGameBase) -> list[tuple[str, str]]:
+def card_glossary(game: SmuggleGame) -> list[tuple[str, str]]:
     """Every card kind of the pack, in the pack's order, with its duty and fine (the board's
     table, which a newcomer lacks), then the Diplomatic Bag and the luggage."""
     d = game.data

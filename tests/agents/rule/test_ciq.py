@@ -10,7 +10,7 @@ import smuggle_envs
 from agents.arena import play_game
 from agents.rule.ciq import CIQRuleAgent
 from smuggle_envs.games.ciq import actions as A
-from smuggle_envs.games.ciq.rules import FIRE_DECISION, MAIN
+from smuggle_envs.games.ciq.vocab import FIRE_DECISION, MAIN
 
 from . import _family as family
 

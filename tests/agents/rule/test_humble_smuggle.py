@@ -161,3 +161,26 @@ def test_hand_limit_discards_a_play_card_and_keeps_hold_cards():
         state.apply_action(A.PASS)
     assert state.phase == 3 and state.current_player() == 0
     assert _decide(game, state) == A.discard(game.black_kind("+10"))
+
+
+def test_the_bot_reads_the_engines_effective_value(monkeypatch):
+    # One rule for a card's value with Play cards on it: the engine's (issue #35); the bot's
+    # guesses of its own card's survival call it rather than re-deriving it.
+    game = _game(3)
+    plus, double, zero = game.black_kind("+10"), game.black_kind("double"), game.black_kind("zero")
+    assert game.effective_value(20, [plus, double]) == (2 * 20 + 10, False)
+    assert game.effective_value(20, [zero, plus]) == (10, False)
+    assert game.effective_value(5, [game.black_kind("-20")]) == (0, False)
+    assert game.effective_value(20, [game.black_kind("shield")]) == (20, True)
+    seen = []
+    original = game.effective_value
+    monkeypatch.setattr(
+        game, "effective_value", lambda card, kinds: seen.append((card, list(kinds))) or original(card, kinds)
+    )
+    hands = {0: [79, 45, 3], 1: [51, 33, 6], 2: [26, 18, 65]}
+    state = _state(game, hands, [11, 13, 14, 25], black={0: ["shield", "+10"]})
+    _drafted_to_select(state, (11, 13, 14))
+    for v in (79, 51, 26):
+        state.apply_action(A.select(v))
+    _decide(game, state)
+    assert (79, [game.black_kind("shield")]) in seen and not hasattr(HumbleSmuggleRuleAgent, "_effective")

@@ -14,7 +14,7 @@ from agents.base import RandomAgent
 from agents.rule.import_export import ImportExportRuleAgent
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.vocab import (
     P_BID,
     P_CONTRACT_CARD,
     P_FOLLOW,

@@ -123,7 +123,7 @@ def _others_changed(piece: Callable) -> Callable:
 
 def _humble_policy(state, rng):
     # play a Play card only half the time one can, so that rounds do not drown in them
-    from smuggle_envs.games.humble_smuggle.rules import PLAY
+    from smuggle_envs.games.humble_smuggle.vocab import PLAY
 
     legal = state.legal_actions()
     if state.phase == PLAY and len(legal) > 1 and rng.random() < 0.5:
@@ -132,7 +132,7 @@ def _humble_policy(state, rng):
 
 
 def _smuggle_facts() -> Facts:
-    from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
+    from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 
     return Facts(
         title="Smuggle (MB Games 1981)",
@@ -143,8 +143,8 @@ def _smuggle_facts() -> Facts:
         variant={"first_officer": 2, "bankruptcy": "eliminate"},
         api_options=({"bankruptcy": "eliminate"},),
         game_length_at_least=50,
-        arrange=lambda state: state.stack_pack(["crown", "necklace", "necklace", "necklace"]),
-        arranged_by="stack_pack()",
+        arrange=lambda state: state.arrange(["crown", "necklace", "necklace", "necklace"]),
+        arranged_by="arrange()",
         check=_check("smuggle", "test_invariants", "check_invariants", with_game=True),
         known=lambda s, p: (
             list(s.money),
@@ -164,7 +164,7 @@ def _smuggle_facts() -> Facts:
 
 
 def _ciq_facts() -> Facts:
-    from smuggle_envs.games.ciq.rules import FIRE_DECISION, GIVE_FROM_HAND, SABOTAGE2
+    from smuggle_envs.games.ciq.vocab import FIRE_DECISION, GIVE_FROM_HAND, SABOTAGE2
 
     rare = (SABOTAGE2, FIRE_DECISION, GIVE_FROM_HAND)
     return Facts(
@@ -210,7 +210,7 @@ def _ciq_facts() -> Facts:
 
 
 def _illegal_facts() -> Facts:
-    from smuggle_envs.games.illegal import rules as R
+    from smuggle_envs.games.illegal import vocab as R
 
     rare = (R.TRADE_PARTNER, R.TARGET, R.TAKE, R.PAY, R.LOSE)
 
@@ -258,7 +258,7 @@ def _illegal_facts() -> Facts:
 
 
 def _humble_facts() -> Facts:
-    from smuggle_envs.games.humble_smuggle.rules import DISCARD, DRAFT, OVER, PLAY, SELECT
+    from smuggle_envs.games.humble_smuggle.vocab import DISCARD, DRAFT, OVER, PLAY, SELECT
 
     return Facts(
         title="Humble smuggle",
@@ -301,7 +301,7 @@ def _humble_facts() -> Facts:
 
 
 def _import_export_facts() -> Facts:
-    from smuggle_envs.games.import_export.rules import P_BID
+    from smuggle_envs.games.import_export.vocab import P_BID
 
     return Facts(
         title="Import / Export (Dark Flight Games)",

@@ -1,7 +1,7 @@
 """Consistency checks of a CIQ state, shared by the invariant, hidden-information and bot tests."""
 
 from smuggle_envs.games.ciq.actions import CARD_BITS, JOKER, NUM_KINDS
-from smuggle_envs.games.ciq.rules import OVER
+from smuggle_envs.games.ciq.vocab import OVER
 
 
 def card_totals(state) -> list[int]:

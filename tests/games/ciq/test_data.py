@@ -4,7 +4,7 @@ loader takes the packaged file and refuses broken ones, as for every game:
 
 import smuggle_envs
 from smuggle_envs.games.ciq import data
-from smuggle_envs.games.ciq.rules import ACE, JACK, KING, NUMBER, QUEEN
+from smuggle_envs.games.ciq.vocab import ACE, JACK, KING, NUMBER, QUEEN
 
 
 def test_packaged_data_matches_the_rulebook():

@@ -8,7 +8,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.ciq.actions import CARD_BITS, JOKER, NUM_KINDS
-from smuggle_envs.games.ciq.rules import OPEN, OVER
+from smuggle_envs.games.ciq.vocab import OPEN, OVER
 
 
 def reference(state, p):

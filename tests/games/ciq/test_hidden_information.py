@@ -8,7 +8,7 @@ import numpy as np
 
 import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
-from smuggle_envs.games.ciq.rules import FIRE_DECISION
+from smuggle_envs.games.ciq.vocab import FIRE_DECISION
 
 
 def test_other_hands_and_the_stock_never_reach_an_observation():

@@ -14,7 +14,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.actions import JOKER, NUM_RANKS
-from smuggle_envs.games.ciq.rules import FIRE_DECISION, MAIN
+from smuggle_envs.games.ciq.vocab import FIRE_DECISION, MAIN
 
 LIMIT = 30000
 

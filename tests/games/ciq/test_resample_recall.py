@@ -17,7 +17,7 @@ import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq import resample as resample_module
 from smuggle_envs.games.ciq.actions import NUM_KINDS
-from smuggle_envs.games.ciq.rules import MAIN, OPEN, SABOTAGE2
+from smuggle_envs.games.ciq.vocab import MAIN, OPEN, SABOTAGE2
 
 WORLDS = 200
 HEARTS = ["Kh", "Qh", "Jh"]

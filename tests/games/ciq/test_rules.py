@@ -10,7 +10,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs.core.errors import ConfigError, IllegalActionError
 from smuggle_envs.games.ciq import actions as A
-from smuggle_envs.games.ciq.rules import (
+from smuggle_envs.games.ciq.vocab import (
     AFTER_SABOTAGE,
     FIRE_DECISION,
     GIVE_FROM_HAND,

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from smuggle_envs.games.humble_smuggle.rules import DISCARD, DRAFT, OVER, PLAY, SELECT
+from smuggle_envs.games.humble_smuggle.vocab import DISCARD, DRAFT, OVER, PLAY, SELECT
 
 
 def check_state(state):

@@ -4,7 +4,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import PLAY
+from smuggle_envs.games.humble_smuggle.vocab import PLAY
 
 ENV = "humble_smuggle_v0"
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import smuggle_envs
-from smuggle_envs.games.humble_smuggle.rules import DRAFT, OVER, PLAY, SELECT
+from smuggle_envs.games.humble_smuggle.vocab import DRAFT, OVER, PLAY, SELECT
 
 
 def reference(state, p):

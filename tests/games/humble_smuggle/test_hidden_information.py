@@ -8,7 +8,7 @@ tells nothing: ``tests/core/families/test_hidden_information_family.py``.)
 import numpy as np
 
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import DISCARD
+from smuggle_envs.games.humble_smuggle.vocab import DISCARD
 
 HANDS = {0: [45, 31, 8], 1: [51, 33, 6], 2: [26, 18, 65]}
 

@@ -3,7 +3,7 @@
 import random
 
 import smuggle_envs
-from smuggle_envs.games.humble_smuggle.rules import DISCARD, DRAFT, OVER, PLAY, SELECT
+from smuggle_envs.games.humble_smuggle.vocab import DISCARD, DRAFT, OVER, PLAY, SELECT
 
 HANDS = {0: [45, 31, 8], 1: [51, 33, 6], 2: [26, 18, 65]}
 

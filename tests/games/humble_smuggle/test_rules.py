@@ -15,7 +15,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs.core.errors import ConfigError, IllegalActionError
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import (
+from smuggle_envs.games.humble_smuggle.vocab import (
     DISCARD,
     DOUBLE_UP,
     DRAFT,

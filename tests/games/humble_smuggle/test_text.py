@@ -7,7 +7,7 @@ import re
 
 import smuggle_envs
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import DISCARD, DRAFT
+from smuggle_envs.games.humble_smuggle.vocab import DISCARD, DRAFT
 
 HOLDS = ["hold anchor/barrel/compass +1", "hold anchor/barrel/skull +1", "hold anchor/barrel/key +1"]
 HANDS = {0: [10, 31, 8], 1: [20, 33, 6], 2: [26, 18, 65]}

@@ -11,7 +11,7 @@ cases.
 """
 
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import SELECT
+from smuggle_envs.games.humble_smuggle.vocab import SELECT
 
 ENV = "humble_smuggle_v0"
 

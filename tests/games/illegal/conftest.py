@@ -4,7 +4,7 @@ import pytest
 
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
-from smuggle_envs.games.illegal.rules import LOSE, PASS, REACT, TAKE, TARGET, TRADE_PARTNER
+from smuggle_envs.games.illegal.vocab import LOSE, PASS, REACT, TAKE, TARGET, TRADE_PARTNER
 
 FILLERS = (A.ALIBI, A.WHITE_COAT, A.INFORMANT, A.MISTER_ZERO, A.MARKET)
 

@@ -8,7 +8,7 @@ import pytest
 
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal.actions import FIRST_BUSINESS, NUM_BUSINESSES, NUM_HASSLES, NUM_KINDS
-from smuggle_envs.games.illegal.rules import NUM_PHASES, OVER
+from smuggle_envs.games.illegal.vocab import NUM_PHASES, OVER
 
 
 def reference(state, p):

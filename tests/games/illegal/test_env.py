@@ -6,7 +6,7 @@ import numpy as np
 
 from smuggle_envs import illegal_v0
 from smuggle_envs.games.illegal import actions as A
-from smuggle_envs.games.illegal.rules import PASS
+from smuggle_envs.games.illegal.vocab import PASS
 
 
 def test_out_of_turn_decisions_are_agent_selections():

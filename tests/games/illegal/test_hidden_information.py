@@ -11,13 +11,7 @@ import numpy as np
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
 from smuggle_envs.games.illegal.actions import BUSINESS_KINDS
-from smuggle_envs.games.illegal.rules import (
-    LOSE,
-    PAY,
-    TAKE,
-    TARGET,
-    TRADE_PARTNER,
-)
+from smuggle_envs.games.illegal.vocab import LOSE, PAY, TAKE, TARGET, TRADE_PARTNER
 
 from .test_invariants import check
 

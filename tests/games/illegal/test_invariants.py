@@ -18,7 +18,7 @@ from smuggle_envs.games.illegal.actions import (
     NUM_ILLEGAL,
     NUM_KINDS,
 )
-from smuggle_envs.games.illegal.rules import (
+from smuggle_envs.games.illegal.vocab import (
     EXTRA,
     OVER,
     PASS,

@@ -4,7 +4,7 @@ import random
 
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal.actions import KIND_NAMES
-from smuggle_envs.games.illegal.rules import NUM_PHASES, OVER, PHASE_NAMES, TAKE, TRADE_PARTNER
+from smuggle_envs.games.illegal.vocab import NUM_PHASES, OVER, PHASE_NAMES, TAKE, TRADE_PARTNER
 
 
 def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():

@@ -11,7 +11,7 @@ import pytest
 from smuggle_envs.core.errors import ConfigError, IllegalActionError
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
-from smuggle_envs.games.illegal.rules import (
+from smuggle_envs.games.illegal.vocab import (
     EXTRA,
     LOSE,
     OVER,

@@ -6,7 +6,7 @@ import random
 
 from smuggle_envs.games.illegal import IllegalGame
 from smuggle_envs.games.illegal import actions as A
-from smuggle_envs.games.illegal.rules import PASS, REACT
+from smuggle_envs.games.illegal.vocab import PASS, REACT
 
 RAID_EFFECT = "no illegal businesses; an illegal business lost at the end of each turn (it goes once none is left)"
 

@@ -131,10 +131,10 @@ class ReferenceEncoder:
         rel = [(q - player) % n for q in range(n)]
         ask = None if st.over else st.ask  # a decision is stated whenever the game is not over
         if ask is not None:
-            one(o_phase + ask[0])
-            one(o_decider + rel[ask[1]])
-            if ask[0] == P_POWER:
-                one(o_power + g.ids[ask[3][0]])
+            one(o_phase + ask.phase)
+            one(o_decider + rel[ask.player])
+            if ask.phase == P_POWER:
+                one(o_power + g.ids[ask.context[0]])
         one(o_leader + rel[st.leader])
         if st.declared >= 0:
             one(o_declared + st.declared)
@@ -210,7 +210,7 @@ class ReferenceEncoder:
                         sixth(base + ctype[c])
                     at.append(base + T)
                     value.append(len(loaded) / 8)
-        if st.bidders and st.ask is not None and st.ask[0] in BIDDING_PHASES:  # ``ask`` even if over
+        if st.bidders and st.ask is not None and st.ask.phase in BIDDING_PHASES:  # ``ask`` even if over
             for q in st.bidders:
                 one(o_bidders + rel[q])
                 if st.bids[q] >= 0:
@@ -257,6 +257,6 @@ def _from_island(st):
     ask = st.ask
     if ask is None:
         return False
-    if ask[0] == P_BID:
+    if ask.phase == P_BID:
         return st.import_ship == ISLAND
-    return ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and ask[3][1] == ISLAND
+    return ask.phase in (P_IMPORT_PICK, P_IMPORT_ZONE) and ask.context[1] == ISLAND

@@ -41,4 +41,4 @@ def test_clones_and_resampled_states_start_without_listeners():
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     assert calls  # the watched game's forced decisions: a single public option, told before it
-    assert all(ask[2] == (action,) and ask[4] and ask[1] == player for ask, player, action in calls)
+    assert all(ask.options == (action,) and ask.public and ask.player == player for ask, player, action in calls)

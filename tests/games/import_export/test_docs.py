@@ -8,7 +8,7 @@ from pathlib import Path
 from smuggle_envs.games.import_export import ImportExportConfig, ImportExportGame
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import ACTIONS, COLOURS, GOOD_TYPES, load
-from smuggle_envs.games.import_export.rules import PHASE_NAMES
+from smuggle_envs.games.import_export.vocab import PHASE_NAMES
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "import_export.md"

@@ -10,7 +10,7 @@ import pytest
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export.actions import MAX_CARDS
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.vocab import (
     NUM_PHASES,
     P_BID,
     P_IMPORT_PICK,
@@ -56,15 +56,15 @@ def reference(st, p):
         have = counts(st.cargo[s], g.ctype, T, 1 / 6)
         return [float(at_sea)] + need + have + [len(st.cargo[s]) / 8]
 
-    bidding = not over and st.ask[0] in (P_IMPORT_SHIP, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE)
+    bidding = not over and st.ask.phase in (P_IMPORT_SHIP, P_BID, P_IMPORT_PICK, P_IMPORT_ZONE)
     harbor = [s for s in range(2 * n) if not st.at_sea[s]]
     import_ship = [0.0] * (2 * n)
     if st.import_ship >= 0:
         import_ship[2 * rel[st.import_ship // 2] + st.import_ship % 2] = 1.0
     pieces = {
-        "phase": one_hot(None if over else st.ask[0], NUM_PHASES),
+        "phase": one_hot(None if over else st.ask.phase, NUM_PHASES),
         "leader": one_hot(rel[st.leader], n),
-        "decider": one_hot(None if over else rel[st.ask[1]], n),
+        "decider": one_hot(None if over else rel[st.ask.player], n),
         "declared": one_hot(st.declared, NA),
         "followed": [x for q in seats for x in (st.followed[q] == 1, st.followed[q] == 2)],
         "actions_left": [st.actions_left[q] / 4 for q in seats],
@@ -87,15 +87,15 @@ def reference(st, p):
         "discard": cards(st.discard),
         "played": cards(c for q in range(n) for c in st.played[q]),
         "pending": one_hot(st.pending, MAX_CARDS),
-        "power": one_hot(g.ids[st.ask[3][0]] if not over and st.ask[0] == P_POWER else None, MAX_CARDS),
+        "power": one_hot(g.ids[st.ask.context[0]] if not over and st.ask.phase == P_POWER else None, MAX_CARDS),
         "wind_copy": one_hot(st.wind_copy if st.wind_copy >= 0 else None, MAX_CARDS),
         "import_ship": import_ship,
         "import_island": [
             float(
                 not over
                 and (
-                    (st.ask[0] == P_BID and st.import_ship == -1)
-                    or (st.ask[0] in (P_IMPORT_PICK, P_IMPORT_ZONE) and st.ask[3][1] == -1)
+                    (st.ask.phase == P_BID and st.import_ship == -1)
+                    or (st.ask.phase in (P_IMPORT_PICK, P_IMPORT_ZONE) and st.ask.context[1] == -1)
                 )
             )
         ],

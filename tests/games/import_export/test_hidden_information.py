@@ -12,7 +12,7 @@ import pytest
 
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
-from smuggle_envs.games.import_export.rules import P_BID, P_IMPORT_PICK
+from smuggle_envs.games.import_export.vocab import P_BID, P_IMPORT_PICK
 
 
 def test_other_hands_and_the_deck_order_do_not_enter_the_observation():

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from smuggle_envs.games.import_export import ImportExportGame
-from smuggle_envs.games.import_export.rules import P_FOLLOW, P_LEAD
+from smuggle_envs.games.import_export.vocab import P_FOLLOW, P_LEAD
 
 BANK = 520
 ALL_MODULES = ("jutaku", "kickstarter", "captain")
@@ -42,11 +42,11 @@ def check(st) -> None:
         if st.at_sea[s]:
             # An emptied ship returns home once its last container is placed: it may wait empty
             # at sea only while that container is being placed.
-            assert st.cargo[s] or (not st.over and st.ask[0] not in (P_LEAD, P_FOLLOW)), "an empty ship returns"
+            assert st.cargo[s] or (not st.over and st.ask.phase not in (P_LEAD, P_FOLLOW)), "an empty ship returns"
             assert not st.contracts[s], "contracts wait in harbor"
     assert len(st.colour) == n and len(set(st.colour)) == n
     if not st.over:
-        _phase, player, options = st.ask[0], st.ask[1], st.ask[2]
+        _phase, player, options = st.ask.phase, st.ask.player, st.ask.options
         assert 0 <= player < n and options == tuple(sorted(set(options))) and options
         assert st.current_player() == player and st.legal_actions() == options
         assert 0 <= st.leader < n

@@ -1,7 +1,7 @@
 """Powers that meet each other across the batches (immediate, event-driven, rule-changing)."""
 
-from smuggle_envs.games.import_export.rules import P_LEAD, P_POWER
 from smuggle_envs.games.import_export.steps import run
+from smuggle_envs.games.import_export.vocab import P_LEAD, P_POWER
 
 
 def test_a_ship_emptied_before_it_sails_stays_home_and_is_not_a_returning_ship(table):
@@ -14,7 +14,7 @@ def test_a_ship_emptied_before_it_sails_stays_home_and_is_not_a_returning_ship(t
         shipments={0: ["flash_drives"], 1: ["backpacks"]},
     )
     t.do("nice_suits", "draw", "draw", "leather_coats")
-    assert t.phase == P_POWER and t.state.ask[3][0] == "flash_drives"
+    assert t.phase == P_POWER and t.state.ask.context[0] == "flash_drives"
     t.do("leather_coats")
     st = t.state
     assert not st.at_sea[0] and st.cargo[0] == [] and t.id("leather_coats") in st.hands[0]
@@ -33,7 +33,7 @@ def test_printed_money_leaving_one_container_brings_an_aeroponics_ship_home(tabl
         modules=("kickstarter",),
     )
     t.do("batteries", "draw", "draw", "cell_phones")
-    assert t.phase == P_POWER and t.state.ask[3][0] == "printed_money"
+    assert t.phase == P_POWER and t.state.ask.context[0] == "printed_money"
     t.do("beer")
     st = t.state
     assert not st.at_sea[3] and st.cargo[3] == [t.id("cups")]  # home, with its last container
@@ -48,11 +48,11 @@ def test_bamboo_contracted_again_by_its_power_is_a_contract_for_paprika(table):
         shipments={0: ["paprika"]},
     )
     t.do("bok_choy", "draw", "draw", "coffee")
-    assert t.phase == P_POWER and t.state.ask[3][0] == "bamboo"
+    assert t.phase == P_POWER and t.state.ask.context[0] == "bamboo"
     t.do(("ship", 1))
     st = t.state
     assert st.contracts[1] == [t.id("bamboo")]
-    assert t.phase == P_POWER and st.ask[3][0] == "paprika"  # a free load with the new contract
+    assert t.phase == P_POWER and st.ask.context[0] == "paprika"  # a free load with the new contract
 
 
 def test_wind_turbines_copying_a_passive_power_gives_its_holder_that_power(table):

@@ -5,7 +5,7 @@ Seats 0, 1, 2 are green (technology), yellow (agriculture) and black (consumer);
 declare are chosen for their colour and action; their own powers never act here.
 """
 
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.vocab import (
     P_CONTRACT_CARD,
     P_IMPORT_PICK,
     P_IMPORT_ZONE,
@@ -21,7 +21,7 @@ BANK_TOTAL = 520  # 42 red x 10 + 50 white x 2
 def power(t) -> str:
     """The card whose power asks the decision in progress."""
     assert t.phase == P_POWER, t.legal()
-    return t.state.ask[3][0]
+    return t.state.ask.context[0]
 
 
 def conserved(t) -> None:

@@ -8,7 +8,7 @@ The payout (2 credits per container up to 5, 14 for 6) and the island seed (the 
 
 import pytest
 
-from smuggle_envs.games.import_export.rules import P_LEAD, P_LOAD_CARD, P_POWER, P_SUPPLY
+from smuggle_envs.games.import_export.vocab import P_LEAD, P_LOAD_CARD, P_POWER, P_SUPPLY
 
 LEAD = "playstations"  # a Load card (technology)
 FOLLOW = ["chairs", "coffee", "leather_coats", "fake_dvds", "batteries"]  # Load cards, seats 1..5
@@ -602,7 +602,7 @@ def test_platinum_rings_runs_the_action_of_every_card_in_hand_alone(table):
 def test_platinum_rings_asks_its_cards_privately(table):
     t = finish(table, "platinum_rings", ["foxes", "jets"], "sauna", hand=["candy"])
     st = t.state
-    assert t.phase == P_POWER and not st.ask[4] and len(st.hands[0]) == 8
+    assert t.phase == P_POWER and not st.ask.public and len(st.hands[0]) == 8
     assert sorted(st.legal_actions()) == sorted([0] + [4 + c for c in st.hands[0]])
 
 

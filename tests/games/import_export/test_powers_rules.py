@@ -11,7 +11,7 @@ import random
 import pytest
 
 from smuggle_envs.games.import_export.matching import _match_flow, match, match_pairs
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.vocab import (
     NUM_TYPES,
     P_CONTRACT_CARD,
     P_FOLLOW,
@@ -30,7 +30,7 @@ BANK_TOTAL = 520
 
 def power(t) -> str:
     assert t.phase == P_POWER, t.legal()
-    return t.state.ask[3][0]
+    return t.state.ask.context[0]
 
 
 def ids(t, *keys) -> list[int]:

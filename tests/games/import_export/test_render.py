@@ -3,7 +3,7 @@
 import random
 
 from smuggle_envs.games.import_export import ImportExportGame
-from smuggle_envs.games.import_export.rules import PHASE_NAMES
+from smuggle_envs.games.import_export.vocab import PHASE_NAMES
 
 
 def test_render_every_phase_and_a_seat_sees_only_its_own_hand():

@@ -16,6 +16,7 @@ import pytest
 from smuggle_envs.games.import_export import resample as R
 from smuggle_envs.games.import_export.actions import CARD, DONE
 from smuggle_envs.games.import_export.powers import HAND_REASKS
+from smuggle_envs.games.import_export.state import Ask
 from smuggle_envs.games.import_export.vocab import P_POWER, P_WILD2
 
 from .test_powers_immediate import finish, ids
@@ -73,7 +74,7 @@ def test_a_power_decision_from_another_hand_is_asked_again_of_a_redrawn_hand(tab
     t = table(3, hands={1: ["cups", "beer"]}, shipments={1: ["chairs"]})
     t.do("draw")
     st = t.state
-    assert st.ask[0] == P_POWER and st.ask[3][0] == "chairs" and st.current_player() == 1
+    assert st.ask.phase == P_POWER and st.ask.context[0] == "chairs" and st.current_player() == 1
     truth = sorted(st.hands[1])
     rng = random.Random(3)
     redrawn = 0
@@ -95,7 +96,7 @@ def test_every_hidden_power_decision_can_be_asked_again(key):
 
 def test_a_decision_without_a_re_ask_is_refused_not_answered_from_the_truth():
     with pytest.raises(RuntimeError, match="cannot be asked again"):
-        R._reasker((P_POWER, 1, (DONE,), ("no_such_power", 1), False))
+        R._reasker(Ask(P_POWER, 1, (DONE,), ("no_such_power", 1), False))
 
 
 def test_a_two_card_wild_partner_is_dealt_when_random_redraws_fail(table, monkeypatch):
@@ -105,7 +106,7 @@ def test_a_two_card_wild_partner_is_dealt_when_random_redraws_fail(table, monkey
     st = t.state
     assert st.wild_firsts(0)  # sugar and onions: two agriculture cards
     t.do("wild", "sugar")
-    assert st.ask[0] == P_WILD2 and st.current_player() == 0
+    assert st.ask.phase == P_WILD2 and st.current_player() == 0
     monkeypatch.setattr(R, "_REDRAWS", 0)
     rng = random.Random(1)
     partners = set()

@@ -20,7 +20,8 @@ from smuggle_envs.core.errors import ConfigError, IllegalActionError
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import load
-from smuggle_envs.games.import_export.rules import (
+from smuggle_envs.games.import_export.scoring import final_scores, split
+from smuggle_envs.games.import_export.vocab import (
     CONTRACT,
     IMPORT,
     LOAD,
@@ -40,7 +41,6 @@ from smuggle_envs.games.import_export.rules import (
     PIRATE,
     SUPPLY,
 )
-from smuggle_envs.games.import_export.scoring import final_scores, split
 
 HAND_POWERS = ["lutefisk", "flour"]
 BANK = 520

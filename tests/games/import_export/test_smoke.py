@@ -1,6 +1,6 @@
 """A first check that the arranged position plays as the rulebook's example turn says."""
 
-from smuggle_envs.games.import_export.rules import P_FOLLOW, P_LOAD_CARD
+from smuggle_envs.games.import_export.vocab import P_FOLLOW, P_LOAD_CARD
 
 
 def test_example_turn_load_declared_followed_and_drawn(table):

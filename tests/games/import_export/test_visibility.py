@@ -46,7 +46,7 @@ def test_a_card_handed_over_face_down_is_hidden(table):
     )
     t.do("batteries", "draw", "draw", "cologne")
     st = t.state
-    assert st.phase == P_POWER and st.ask[3][0] == "a_small_tank" and t.decider == 0
+    assert st.phase == P_POWER and st.ask.context[0] == "a_small_tank" and t.decider == 0
     beer, cups = t.action("beer"), t.action("cups")
     assert st.action_to_string(beer, 0) == "card BEER"
     for viewer in (1, 2):
@@ -64,7 +64,7 @@ def test_shotguns_credits_or_cards_is_public_and_the_cards_are_not(table):
     t.do("potatoes", "rope", "chicken_feed", "velvet_robes", ("option", 0), "apples")
     st = t.state
     option = t.action(("option", 1))
-    assert st.ask[3][0] == "shotguns" and st.action_to_string(option, 2) == "option 1"
+    assert st.ask.context[0] == "shotguns" and st.action_to_string(option, 2) == "option 1"
     t.do(option)
     cups, cologne = t.action("cups"), t.action("cologne")
     assert st.action_to_string(cups, 1) == "card CUPS"
@@ -81,7 +81,7 @@ def test_a_named_type_is_said_aloud_so_every_seat_reads_it_and_the_table_keeps_i
     )
     t.do("playstations", "chairs", "mouthwash")
     st = t.state
-    assert st.phase == P_POWER and st.ask[3][0] == "shower_heads"
+    assert st.phase == P_POWER and st.ask.context[0] == "shower_heads"
     named = t.action(("type", "consumer"))
     assert st.action_to_string(named, 0) == st.action_to_string(named, 1) == "good type consumer"
     t.do(named)

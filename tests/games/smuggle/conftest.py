@@ -13,7 +13,7 @@ class Table:
         config.setdefault("num_players", 4)
         self.game = smuggle_envs.make_game("smuggle_v0", **config)
         self.state = self.game.new_initial_state(seed)
-        self.state.stack_pack(list(draws))
+        self.state.arrange(list(draws))
 
     # moves -------------------------------------------------------------------------------
     def declare(self, *items):

@@ -10,7 +10,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs.games.smuggle.actions import CLAIM_BAG, DECLARATIONS, NUM_ITEMS, NUM_KINDS
 from smuggle_envs.games.smuggle.encoder import SmuggleEncoder
-from smuggle_envs.games.smuggle.rules import DISCARD, NUM_SEARCH_RECORDS, OVER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DISCARD, NUM_SEARCH_RECORDS, OVER, RECEIVE
 
 
 def reference(state, p):

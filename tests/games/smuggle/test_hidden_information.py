@@ -11,7 +11,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.smuggle.actions import ACCEPT, BAG, LET_PASS, discard
-from smuggle_envs.games.smuggle.rules import DECLARE, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, RECEIVE
 
 
 def positions(n, games=30, every=3, seed=0):
@@ -50,8 +50,8 @@ def test_receiver_cannot_see_the_passed_hand_before_accepting():
     game = smuggle_envs.make_game("smuggle_v0", num_players=4)
     a = game.new_initial_state(0)
     b = game.new_initial_state(0)
-    a.stack_pack(["crown", "necklace", "necklace", "necklace"])
-    b.stack_pack(["luggage", "luggage", "luggage", "luggage"])
+    a.arrange(["crown", "necklace", "necklace", "necklace"])
+    b.arrange(["luggage", "luggage", "luggage", "luggage"])
     for s in (a, b):
         s.apply_action(0)  # declare nothing
         s.apply_action(497)  # the Officer lets it pass
@@ -65,7 +65,7 @@ def test_receiver_cannot_see_the_passed_hand_before_accepting():
 def test_passer_remembers_cards_still_in_the_hand():
     game = smuggle_envs.make_game("smuggle_v0", num_players=3)  # P1 and P2 pass to each other
     s = game.new_initial_state(0)
-    s.stack_pack(["wine", "cigars", "luggage", "luggage", "watch"])
+    s.arrange(["wine", "cigars", "luggage", "luggage", "watch"])
     layout = game.observation_layout
     s.apply_action(0)  # P1 declares nothing
     s.apply_action(497)  # let pass
@@ -82,7 +82,7 @@ def _passed_twice():
     Officer). Seat 1 remembers the wine and a luggage, seat 2 the three cards kept."""
     game = smuggle_envs.make_game("smuggle_v0", num_players=4)
     s = game.new_initial_state(0)
-    s.stack_pack(["wine", "cigars", "luggage", "luggage", "watch", "perfume"])
+    s.arrange(["wine", "cigars", "luggage", "luggage", "watch", "perfume"])
     for throw in ("cigars", "luggage"):
         s.apply_action(0)  # declare nothing
         s.apply_action(LET_PASS)

@@ -7,7 +7,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.games.smuggle.actions import NUM_KINDS
-from smuggle_envs.games.smuggle.rules import OVER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import OVER, RECEIVE
 
 GAMES_PER_CONFIG = 250  # x 4 player counts x 2 bankruptcy rules = 2,000 games
 MAX_DECISIONS = 3000  # far above the longest game seen (about 700 decisions)

@@ -3,7 +3,7 @@
 import random
 
 import smuggle_envs
-from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 
 
 def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():
@@ -32,7 +32,7 @@ def test_render_every_phase_and_perspective_hides_what_the_player_cannot_see():
 def test_render_shows_the_declaration_and_the_holder_his_hand():
     game = smuggle_envs.make_game("smuggle_v0", num_players=4)
     state = game.new_initial_state(0)
-    state.stack_pack(["wine", "wine", "luggage", "luggage"])
+    state.arrange(["wine", "wine", "luggage", "luggage"])
     assert "live hand (P1): wine x2, luggage x2" in state.render(1)
     state.apply_action(0)  # declare nothing
     state.apply_action(497)  # let pass

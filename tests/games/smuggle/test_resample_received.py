@@ -13,8 +13,8 @@ import smuggle_envs
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.actions import BAG
 from smuggle_envs.games.smuggle.resample import live_hand_history
-from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 from smuggle_envs.games.smuggle.steps import truthful
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 
 from .conftest import Table
 

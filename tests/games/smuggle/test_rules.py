@@ -9,7 +9,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs.core.errors import ConfigError, IllegalActionError
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, RECEIVE
 
 START = 3000
 LUG = "luggage"
@@ -176,7 +176,7 @@ def test_rule13_eliminated_players_officer_round_is_skipped_and_game_ends_below_
     # Officers P2, P3 and skips P1. Everyone else declares nothing and is never searched.
     game = smuggle_envs.make_game("smuggle_v0", money_per_player=2000, bankruptcy="eliminate")
     state = game.new_initial_state(0)
-    state.stack_pack(["crown", "necklace", "necklace", "necklace"])
+    state.arrange(["crown", "necklace", "necklace", "necklace"])
     state.apply_action(A.declare([0] * 8))
     state.apply_action(A.SEARCH)
     assert not state.active[1]
@@ -355,6 +355,6 @@ def test_rule12_play_continues_and_only_payments_move_money(table):
 
 def test_a_stacked_state_refuses_to_make_a_replay_of_another_game(table):
     t = table(["wine", LUG, LUG, LUG]).declare("wine")
-    with pytest.raises(ValueError, match="stack_pack"):
+    with pytest.raises(ValueError, match="arrange"):
         t.state.to_replay()
     assert smuggle_envs.make_game("smuggle_v0").new_initial_state(0).to_replay().seed == 0

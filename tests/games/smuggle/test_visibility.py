@@ -12,7 +12,7 @@ import random
 
 import smuggle_envs
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.rules import DISCARD
+from smuggle_envs.games.smuggle.vocab import DISCARD
 
 ENV = "smuggle_v0"
 
@@ -32,7 +32,7 @@ def positions(n, games, rng, every=7):
 def test_every_action_is_public_full_text_for_every_seat():
     game = smuggle_envs.make_game(ENV, num_players=4)
     state = game.new_initial_state(0)
-    state.stack_pack(["wine", "wine", "luggage", "luggage"])
+    state.arrange(["wine", "wine", "luggage", "luggage"])
     for action in (A.declare([1] + [0] * 7), A.LET_PASS, A.ACCEPT):
         for viewer in range(4):
             assert state.action_to_string(action, viewer) == game.action_to_string(action)

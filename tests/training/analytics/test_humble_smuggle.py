@@ -22,7 +22,7 @@ import pytest
 import smuggle_envs
 from smuggle_envs import GameSpec
 from smuggle_envs.games.humble_smuggle import actions as A
-from smuggle_envs.games.humble_smuggle.rules import SELECT
+from smuggle_envs.games.humble_smuggle.vocab import SELECT
 from training.analytics import analyze_tournament
 from training.analytics.humble_smuggle import HumbleSmuggleAnalysis
 

@@ -37,7 +37,7 @@ import smuggle_envs
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.powers.modifiers import OPT_ISLAND
-from smuggle_envs.games.import_export.rules import P_BID, P_IMPORT_SHIP, P_LEAD
+from smuggle_envs.games.import_export.vocab import P_BID, P_IMPORT_SHIP, P_LEAD
 from training.analytics import analyze_games, analyze_tournament
 from training.analytics.import_export import ImportExportAnalysis
 

@@ -303,7 +303,7 @@ def test_rule_bot_policy_matches_the_bots_play():
     bot = make_agent("rule", game, seed=0)
     bot.bluff_rate, bot.false_bag_rate, bot.false_bag_min_duty = 0.4, 0.3, 0
     state = game.new_initial_state(2)
-    state.stack_pack(["wine", "luggage", "luggage", "luggage"])
+    state.arrange(["wine", "luggage", "luggage", "luggage"])
     obs, mask = state.observation(state.holder), state.legal_action_mask()
     exact = RuleBotPolicy(bot).action_probabilities(obs, mask)
     assert exact.sum() == pytest.approx(1.0) and np.count_nonzero(exact) == 3  # honest, nothing, Bag

@@ -178,7 +178,7 @@ def test_import_export_sealed_bids_against_the_reveals(stored):
     winners = 0
     for replay in replays(stored("import_export_v0")):
         states, rows = positions(replay), claims(replay)
-        assert [c.step for c in rows] == [i for i, s in enumerate(states[:-1]) if s.ask and s.ask[0] == P_BID]
+        assert [c.step for c in rows] == [i for i, s in enumerate(states[:-1]) if s.ask and s.ask.phase == P_BID]
         pending = list(rows)
         for step, bids in _revealed_rounds(replay):
             mine = [c for c in pending if c.step <= step]

@@ -17,8 +17,8 @@ from smuggle_envs import ENV_IDS
 from training.bluffing import COLUMNS, claims
 from training.bluffing.dataset import parse_splits, shared_spec, split_of
 from training.cli import main
-from training.cli.errors import UsageError
 from training.db import TournamentDB
+from training.errors import UsageError
 
 from ._support import play_tournament, positions, records, store_web_game
 

@@ -13,7 +13,7 @@ import pytest
 
 from smuggle_envs.core.errors import ConfigError
 from training.cli import handler
-from training.cli.errors import UsageError
+from training.errors import UsageError
 from training.selfplay import cli
 from training.selfplay.parser import add_train
 

@@ -17,7 +17,7 @@ from agents.search_net import SearchNetwork
 from smuggle_envs import make_game
 from smuggle_envs.core.driver import Driver
 from smuggle_envs.core.errors import ConfigError
-from training.cli.errors import UsageError
+from training.errors import UsageError
 from training.selfplay import cli, expert
 from training.selfplay.expert import ExpertConfig, ExpertIteration, Positions
 from training.selfplay.expert import loop as expert_loop

@@ -16,10 +16,9 @@ from agents import AGENT_KINDS
 from smuggle_envs import make_game
 from smuggle_envs.core import Replay
 from smuggle_envs.core.errors import ConfigError
-from training.cli.errors import UsageError
-from training.db import TournamentDB
+from training.db import TournamentDB, unique_names
+from training.errors import UsageError
 from training.tournament import schedule as S
-from training.tournament.runner import unique_names
 
 
 def _block(text: str, header: str) -> list[str]:

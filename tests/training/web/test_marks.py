@@ -225,7 +225,7 @@ def test_import_export_marks_every_revealed_round_of_sealed_bids():
         state = game.new_initial_state(seed)
         for action, entry in zip(actions, log):
             shown, ask = state.last_bids, state.ask
-            completes = ask is not None and ask[0] == P_BID and ask[3][0] + 1 == len(state.bidders)
+            completes = ask is not None and ask.phase == P_BID and ask.context[0] + 1 == len(state.bidders)
             state.apply_action(action)
             revealed = state.last_bids is not shown  # the engine makes a new list at each reveal
             assert (entry["mark"] is not None) == revealed

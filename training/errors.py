@@ -3,8 +3,11 @@
 ``UsageError`` is an error the user can act on; ``run_command`` is the one place that turns it,
 and the library's ``ConfigError``, an ``llm:`` agent's endpoint that refuses or stops answering
 (``agents.llm.LLMError``), a failed file or database and Ctrl-C, into one line
-``PROG: error: MESSAGE`` on stderr (no traceback) and an exit code. The standalone entry points
-(``python -m training.tournament.cli``, ``python -m training.selfplay``) use it too.
+``PROG: error: MESSAGE`` on stderr (no traceback) and an exit code; ``run`` parses a command line
+and runs the command it names through it. It sits below every command (a command's code raises
+``UsageError``, ``training/match.py`` too), so the command line's package ``training/cli/``
+(``smuggle``) and the standalone entry points (``python -m training.tournament.cli``, ``python
+-m training.selfplay``) all use it and no command imports the command line.
 """
 
 from __future__ import annotations
@@ -79,6 +82,15 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> a
         return parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
+def run(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None, handler: Callable[[str], Handler], prog: str = PROG
+) -> int:
+    """Parse ``argv`` with ``parser`` (its subcommands ``dest="command"``) and run the command it
+    names, ``handler(name)``; returns the exit code (errors as ``run_command`` reports them)."""
+    args = parse_args(parser, argv)
+    return args if isinstance(args, int) else run_command(handler(args.command), args, prog)
 
 
 def run_command(func: Handler, args: argparse.Namespace, prog: str) -> int:

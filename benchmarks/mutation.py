@@ -1,0 +1,317 @@
+"""Mutation testing of the five games' rule code: do the tests catch a one-line bug?
+
+    python benchmarks/mutation.py                     # every game: hours of CPU time
+    python benchmarks/mutation.py --game smuggle      # one game (about 40 CPU minutes)
+    python benchmarks/mutation.py --survivors         # only the stored survivors again, after new tests
+    python benchmarks/mutation.py --report            # the table again from the stored data
+
+mutmut (3.x) plants one-line bugs (a comparison turned, a constant changed, a seat off by one, a
+call dropped) in the rule code of each game: ``steps.py`` (what every action does), the end of
+the game and the scores (``state.py``'s ``is_terminal`` and ``scores``; Import / Export's
+``scoring.py`` and ``ties.py``), and runs that game's own tests (``tests/games/<game>/``, its
+docs check left out) against each mutant. A mutant is **killed** when a test fails (or the run
+times out), **survives** when every test passes, and is **equivalent** when no test can fail:
+the change is unobservable (each listed in ``EQUIVALENT`` with its reason, and in the results).
+A mutant of a function that no test of the game reaches is **not run** (``no tests``).
+The score is killed / (killed + survived).
+
+Each game runs in its own copy of the repository under ``--workdir`` (mutmut writes a
+``mutants/`` folder beside the code it mutates), configured by a ``[tool.mutmut]`` section
+written into the copy's ``pyproject.toml``, so the checkout is never touched. A work folder
+that is kept (``--workdir``) lets a second run test only what changed since.
+
+Writes ``docs/img/data/mutation.json``: per game the status of every mutant, the diff of every
+survivor, the CPU time, and the table that ``scripts/update_docs.py`` puts in
+docs/benchmarks.md (``<!-- data-table: mutation -->``). ``--report`` rebuilds that table from
+the stored statuses and ``EQUIVALENT`` (after a reason is added), running nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "docs" / "img" / "data" / "mutation.json"
+
+# The rule code of each game: the files mutated, and the functions of ``state.py`` that end the
+# game and score it (the rest of ``state.py`` is the deal and the observation, tested elsewhere).
+GAMES: dict[str, tuple[str, ...]] = {
+    "smuggle": ("steps.py",),
+    "humble_smuggle": ("steps.py",),
+    "illegal": ("steps.py",),
+    "ciq": ("steps.py",),
+    "import_export": ("steps.py", "scoring.py", "ties.py"),
+}
+STATE_FUNCTIONS = ("is_terminal", "scores")
+# Tests left out of every run: the docs checks (they read docs/), and the encoder and render
+# checks (a faster encoder against its reference, the board drawn: both read the same state, so
+# a rule bug cannot fail them, and they are the slowest of each folder).
+IGNORED_TESTS = ("test_docs*.py", "test_encoder*.py", "test_render*.py")
+
+# mutmut's statuses, grouped: a timeout is a kill (the mutant broke the game's termination).
+# "no tests": no test of the game reaches the function (``_mask`` runs at import time, before
+# mutmut picks a mutant; a legal-action mask is checked by the core contract, tests/core/).
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+SURVIVED = {"survived", "suspicious"}
+STATUS: dict[int | None, str] = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    5: "no tests",
+    33: "no tests",
+    34: "skipped",
+    36: "timeout",
+}
+STATUS.update({24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", -9: "segfault", -11: "segfault"})
+STATUS.update({None: "not checked", 37: "caught by type check", 2: "interrupted"})
+
+# Mutants no test can kill, by mutmut's name, with why the change cannot be observed.
+_IMPORT_TIME = "runs once at import, before mutmut switches a mutant on, so no run can see it (the mask test does)"
+_MASK_CACHE = "the per-phase masks are a cache: without one the core builds the same mask from legal_actions"
+_SMUGGLE = "smuggle_envs.games.smuggle.steps."
+_HUMBLE = "smuggle_envs.games.humble_smuggle.steps."
+_OVERWRITTEN = "the loop below sets every seat's entry before it is read"
+_REVISIT = "it only revisits seats that have drawn already (nothing pending, within the limit): no-ops"
+_NO_OFFICER = "'no next Officer' is only ever tested as `< 0`"
+EQUIVALENT: dict[str, str] = {
+    **{f"{_SMUGGLE}x__mask__mutmut_{i}": _IMPORT_TIME for i in range(1, 9)},
+    f"{_SMUGGLE}x_legal_action_mask__mutmut_1": _MASK_CACHE,
+    f"{_SMUGGLE}x_legal_action_mask__mutmut_2": _MASK_CACHE,
+    f"{_SMUGGLE}x__forfeit_hand__mutmut_1": "only a declarer pays duty, never the Officer, so `not active[officer]` is "
+    "False there; `or` and `and` both leave the 3-player check, which `_fresh_hand` repeats",
+    f"{_SMUGGLE}x__next_officer__mutmut_5": _NO_OFFICER,
+    f"{_SMUGGLE}x__next_officer__mutmut_20": _NO_OFFICER,
+    f"{_SMUGGLE}x__next_officer__mutmut_9": "step 0 is the Officer himself, whose round was marked done just before",
+    f"{_SMUGGLE}x__next_officer__mutmut_13": "step n + 1 is step 1 again, already looked at",
+    f"{_SMUGGLE}x__next_officer__mutmut_12": "rounds go clockwise, so the next seat not yet Officer is 1 + (seats out "
+    "between) steps on; with 3 or more still in (checked first) that is at most n - 2: steps n - 1, n are never needed",
+    f"{_HUMBLE}x_is_legal__mutmut_4": "action SELECT while drafting is card 80, never in the centre (R3.6)",
+    f"{_HUMBLE}x__resolve__mutmut_5": _OVERWRITTEN,
+    f"{_HUMBLE}x__resolve__mutmut_8": _OVERWRITTEN,
+    f"{_HUMBLE}x__discarded__mutmut_6": "every rule's branch sets k (or returns) before it is read",
+    f"{_HUMBLE}x__discarded__mutmut_7": "every rule's branch sets k (or returns) before it is read",
+    f"{_HUMBLE}x__discarded__mutmut_31": "the Symbol Up centre cards (10..70) carry no symbol in the packaged data, so "
+    "the centre's term is always 0",
+    f"{_HUMBLE}x__continue_draws__mutmut_2": _REVISIT,
+    f"{_HUMBLE}x__discard__mutmut_19": _REVISIT,
+    f"{_HUMBLE}x__continue_draws__mutmut_10": "a seat's pending draws are set at every reveal before they are read",
+    f"{_HUMBLE}x__continue_draws__mutmut_11": "a seat's pending draws are set at every reveal before they are read",
+}
+
+
+def mutmut_config(game: str) -> str:
+    """The ``[tool.mutmut]`` section of a game's copy (TOML; every value is JSON too)."""
+    files = [f"smuggle_envs/games/{game}/{name}" for name in GAMES[game]] + [f"smuggle_envs/games/{game}/state.py"]
+    tests = f"tests/games/{game}"
+    ignored = [f"--ignore-glob={tests}/{pattern}" for pattern in IGNORED_TESTS]
+    return "\n".join(
+        [
+            "[tool.mutmut]",
+            f"source_paths = {json.dumps(['smuggle_envs'])}",
+            f"only_mutate = {json.dumps(files)}",
+            f"pytest_add_cli_args = {json.dumps(['-p', 'no:xdist', '-p', 'no:cacheprovider', *ignored])}",
+            f"pytest_add_cli_args_test_selection = {json.dumps([tests])}",
+            # a CPU-time limit per mutant of (its tests' time + 5 s) x 6: a mutant that loops forever
+            # costs minutes, not mutmut's default x 30
+            "timeout_multiplier = 3.0",
+            "timeout_constant = 5.0",
+            "",
+        ]
+    )
+
+
+def mutant_globs(game: str) -> list[str]:
+    """The mutants to run: every function of the rule files, and ``state.py``'s end and scores."""
+    module = f"smuggle_envs.games.{game}"
+    globs = [f"{module}.{name.removesuffix('.py')}.*" for name in GAMES[game]]
+    globs += [f"{module}.state.x*ǁ{fn}__mutmut_*" for fn in STATE_FUNCTIONS]
+    return globs
+
+
+def prepare(game: str, work: Path) -> Path:
+    """A copy of the package and the game's tests in ``work/<game>``, mutmut configured."""
+    copy = work / game
+    copy.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for sub in ("smuggle_envs", f"tests/games/{game}"):
+        if (copy / sub).exists():
+            shutil.rmtree(copy / sub)
+        shutil.copytree(ROOT / sub, copy / sub, ignore=ignore)
+    shutil.copy2(ROOT / "tests" / "games" / "conftest.py", copy / "tests" / "games" / "conftest.py")
+    # The project's pytest options, without any [tool.mutmut] of its own: this copy's rules.
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    start = text.find("[tool.mutmut]")
+    if start >= 0:
+        end = text.find("\n[", start + 1)
+        text = text[:start] + (text[end + 1 :] if end >= 0 else "")
+    (copy / "pyproject.toml").write_text(text.rstrip() + "\n\n" + mutmut_config(game), encoding="utf-8")
+    return copy
+
+
+def statuses(copy: Path, game: str) -> dict[str, str]:
+    """Every selected mutant's status, read from mutmut's ``.meta`` files."""
+    out: dict[str, str] = {}
+    module = f"smuggle_envs.games.{game}."
+    for meta in sorted((copy / "mutants" / "smuggle_envs" / "games" / game).glob("*.py.meta")):
+        codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        for name, code in codes.items():
+            if selected(name, game) and name.startswith(module):
+                out[name] = STATUS.get(code, "suspicious")
+    return out
+
+
+def selected(name: str, game: str) -> bool:
+    """Whether ``name`` is one of the mutants ``mutant_globs(game)`` selects."""
+    rest = name.removeprefix(f"smuggle_envs.games.{game}.")
+    module = rest.split(".", 1)[0]
+    if module + ".py" in GAMES[game]:
+        return True
+    return module == "state" and any(f"ǁ{fn}__mutmut_" in rest for fn in STATE_FUNCTIONS)
+
+
+def diff(copy: Path, name: str) -> str:
+    """mutmut's diff of one mutant against the code."""
+    run = subprocess.run(
+        [sys.executable, "-m", "mutmut", "show", name], cwd=copy, capture_output=True, text=True, timeout=120
+    )
+    lines = [
+        line for line in run.stdout.splitlines() if line.startswith(("@@", "-", "+")) and line[:3] not in ("---", "+++")
+    ]
+    return "\n".join(lines)
+
+
+def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[str, Any] | None) -> dict[str, Any]:
+    """Run mutmut over one game; its statuses, survivors' diffs and the CPU seconds it took.
+    With ``old`` (a stored result), only its survivors run again and the rest is kept."""
+    copy = prepare(game, work)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    names = sorted(old["survivors"]) if old else mutant_globs(game)
+    if not names:
+        return old or {}
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
+    log = (work / f"{game}.log").open("w", encoding="utf-8")
+    try:
+        subprocess.run(cmd, cwd=copy, stdout=log, stderr=subprocess.STDOUT, timeout=limit, check=False)
+    except subprocess.TimeoutExpired:
+        print(f"{game}: stopped after {limit:.0f} s; what was checked is kept", file=sys.stderr)
+    log.close()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    status = statuses(copy, game)
+    if old:  # the survivors' new statuses over the stored ones
+        status = {**old["statuses"], **{name: status.get(name, "not checked") for name in names}}
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime + (old["cpu_seconds"] if old else 0)
+    survivors = {name: diff(copy, name) for name, s in status.items() if s in SURVIVED}
+    return {
+        "files": [f"smuggle_envs/games/{game}/{f}" for f in GAMES[game]]
+        + [f"smuggle_envs/games/{game}/state.py ({', '.join(STATE_FUNCTIONS)})"],
+        "tests": f"tests/games/{game}/",
+        "cpu_seconds": round(cpu),
+        "wall_seconds": round(time.monotonic() - start) + (old["wall_seconds"] if old else 0),
+        "statuses": status,
+        "survivors": survivors,
+    }
+
+
+def counts(result: dict[str, Any]) -> dict[str, int]:
+    """Mutants killed, survived, equivalent and not run, of one game's result."""
+    c = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "not run": 0}
+    for name, status in result["statuses"].items():
+        c["mutants"] += 1
+        if name in EQUIVALENT and status in SURVIVED:
+            c["equivalent"] += 1
+        elif status in KILLED:
+            c["killed"] += 1
+        elif status in SURVIVED:
+            c["survived"] += 1
+        else:
+            c["not run"] += 1
+    return c
+
+
+def table(games: dict[str, Any]) -> dict[str, Any]:
+    """The docs' table: one row per game run, in ``GAMES`` order."""
+    rows = []
+    for game in [g for g in GAMES if g in games]:
+        c = counts(games[game])
+        checked = c["killed"] + c["survived"]
+        score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
+        files = ", ".join(f"`{Path(f).name}`" for f in games[game]["files"])
+        minutes = f"{games[game]['cpu_seconds'] / 60:.0f} min"
+        row = [f"{game}", files, *(f"{c[k]:,}" for k in ("mutants", "killed", "survived", "equivalent", "not run"))]
+        rows.append([*row, score, minutes])
+    headers = ["game", "files", "mutants", "killed", "survived", "equivalent", "no test ran", "score", "CPU"]
+    return {"headers": headers, "align": "llrrrrrrr", "rows": rows}
+
+
+def report(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its equivalents and table rebuilt from ``EQUIVALENT``."""
+    data["equivalent"] = {
+        name: reason
+        for name, reason in sorted(EQUIVALENT.items())
+        if any(name in g["statuses"] for g in data["games"].values())
+    }
+    data["table"] = table(data["games"])
+    return data
+
+
+def markdown(t: dict[str, Any]) -> str:
+    align = {"l": ":---", "r": "---:"}
+    lines = ["| " + " | ".join(t["headers"]) + " |", "|" + "|".join(align[a] for a in t["align"]) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in t["rows"]]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", action="append", choices=list(GAMES), help="a game to run (repeatable; default: all)")
+    p.add_argument("--workdir", help="where the copies go (kept; default: a temporary folder, removed)")
+    p.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default: 1)")
+    p.add_argument("--limit", type=float, default=4 * 3600, help="seconds at most per game (default: 4 h)")
+    p.add_argument("--data", default=str(DATA), help="the JSON (default: docs/img/data/mutation.json)")
+    p.add_argument("--survivors", action="store_true", help="run only each game's stored survivors again")
+    p.add_argument("--report", action="store_true", help="rebuild the table from the stored data; run nothing")
+    args = p.parse_args(argv)
+    path = Path(args.data)
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": {}}
+    if args.report and not data["games"]:
+        p.error(f"{path} holds no results: run a game first")
+    if not args.report:
+        if shutil.which("mutmut") is None and not _has_mutmut():
+            p.error("mutmut is not installed: pip install 'mutmut>=3.8'")
+        work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="mutation-"))
+        try:
+            for game in args.game or list(GAMES):
+                old = data["games"].get(game) if args.survivors else None
+                if args.survivors and old is None:
+                    p.error(f"{game} has no stored results: run it without --survivors first")
+                data["games"][game] = run_game(game, work, args.max_children, args.limit, old)
+                path.write_text(json.dumps(report(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        finally:
+            if not args.workdir:
+                shutil.rmtree(work, ignore_errors=True)
+    data = report(data)
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(markdown(data["table"]))
+    return 0
+
+
+def _has_mutmut() -> bool:
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
