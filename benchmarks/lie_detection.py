@@ -1,6 +1,6 @@
 """Lie detection: how well is a claim told true from false by the seat that must call it?
 
-    python benchmarks/lie_detection.py                  # the default: 200 games a game (about 15 minutes on one core)
+    python benchmarks/lie_detection.py                  # the default: 200 games a game (about 20 minutes on one core)
     python benchmarks/lie_detection.py --games 400      # to scale: intervals shrink as the deals grow
     python benchmarks/lie_detection.py --games 1 --envs smuggle_v0 --data /tmp/ld.json --plot /tmp/ld.png
 
