@@ -508,7 +508,7 @@ def _bluffing() -> list[Figure]:
             "run",
             "training/bluffing/plots.py: plot_lie_detection (benchmarks/lie_detection.py)",
             "lie_detection.json",
-            "python benchmarks/lie_detection.py (about 2 to 4 minutes on one core)",
+            "python benchmarks/lie_detection.py (about 15 minutes on one quiet core; 40 on a loaded machine)",
             draw_lie_detection,
             measure_lie_detection,
         )

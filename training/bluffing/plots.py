@@ -143,6 +143,7 @@ def plot_lie_detection(data: dict[str, Any], path: str | os.PathLike[str]) -> Fi
             ax.set_ylim(bottom=-0.02, top=1.02 if key == "auroc" else None)
             if key == "auroc":
                 ax.axhline(0.5, color="grey", linewidth=0.6, linestyle="--")
+                _note_undefined(ax, scorers)
     skipped = [env for env, g in data["games"].items() if not g.get("scorers")]
     note = f"; no call decisions (claim side only): {', '.join(skipped)}" if skipped else ""
     fig.suptitle(
@@ -152,6 +153,24 @@ def plot_lie_detection(data: dict[str, Any], path: str | os.PathLike[str]) -> Fi
     fig.tight_layout()
     fig.savefig(path)
     return fig
+
+
+def _note_undefined(ax: Any, scorers: list[dict[str, Any]]) -> None:
+    """Say why an AUROC panel has no point: every chosen call answered a lie (or every one a
+    truth), so no ranking of lies above truths exists (forced calls are never scored)."""
+    if any((s.get("auroc") or {}).get("value") is not None for s in scorers):
+        return
+    rows = max((s["rows"] for s in scorers), default=0)
+    lies = max((s.get("lies", 0) for s in scorers), default=0)
+    ax.text(
+        0.5,
+        0.5,
+        f"AUROC n/a: {lies} of {rows} chosen calls answer a lie\n(one class only; forced calls are not scored)",
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        fontsize="small",
+    )
 
 
 __all__ = ["canvas", "draw_points", "plot_deception", "plot_lie_detection"]
