@@ -1,24 +1,26 @@
 """Mutation testing of the five games' rule code: do the tests catch a one-line bug?
 
     python benchmarks/mutation.py                     # every game: hours of CPU time
-    python benchmarks/mutation.py --game smuggle      # one game (about 40 CPU minutes)
-    python benchmarks/mutation.py --survivors         # only the stored survivors again, after new tests
+    python benchmarks/mutation.py --game smuggle      # one game (the CPU column of the table)
+    python benchmarks/mutation.py --survivors         # only the survivors (and what a stopped run left) again
     python benchmarks/mutation.py --report            # the table again from the stored data
 
 mutmut (3.x) plants one-line bugs (a comparison turned, a constant changed, a seat off by one, a
 call dropped) in the rule code of each game: ``steps.py`` (what every action does), the end of
 the game and the scores (``state.py``'s ``is_terminal`` and ``scores``; Import / Export's
 ``scoring.py`` and ``ties.py``), and runs that game's own tests (``tests/games/<game>/``, its
-docs check left out) against each mutant. A mutant is **killed** when a test fails (or the run
+docs, encoder and render checks left out) against each mutant. A mutant is **killed** when a test fails (or the run
 times out), **survives** when every test passes, and is **equivalent** when no test can fail:
 the change is unobservable (each listed in ``EQUIVALENT`` with its reason, and in the results).
-A mutant of a function that no test of the game reaches is **not run** (``no tests``).
+A mutant of a function that no test of the game reaches is counted apart (**no test**), and so
+is one that a run stopped (``--limit``, or by hand) did not come to (**not yet run**).
 The score is killed / (killed + survived).
 
 Each game runs in its own copy of the repository under ``--workdir`` (mutmut writes a
 ``mutants/`` folder beside the code it mutates), configured by a ``[tool.mutmut]`` section
-written into the copy's ``pyproject.toml``, so the checkout is never touched. A work folder
-that is kept (``--workdir``) lets a second run test only what changed since.
+written into the copy's ``pyproject.toml``, so the checkout is never touched. With a kept work
+folder (``--workdir``), ``--survivors`` runs again only what is left: the survivors (after new
+tests), the mutants no test reached, and those a stopped run did not come to.
 
 Writes ``docs/img/data/mutation.json``: per game the status of every mutant, the diff of every
 survivor, the CPU time, and the table that ``scripts/update_docs.py`` puts in
@@ -32,6 +34,7 @@ import argparse
 import json
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -94,7 +97,28 @@ EQUIVALENT: dict[str, str] = {
     f"{_SMUGGLE}x__next_officer__mutmut_13": "step n + 1 is step 1 again, already looked at",
     f"{_SMUGGLE}x__next_officer__mutmut_12": "rounds go clockwise, so the next seat not yet Officer is 1 + (seats out "
     "between) steps on; with 3 or more still in (checked first) that is at most n - 2: steps n - 1, n are never needed",
+    **{f"{_SMUGGLE}x__search__mutmut_{i}": "the Informer's seat is read only when there is one" for i in (4, 5, 6)},
+    f"{_SMUGGLE}x__next_player__mutmut_8": "step n + 1 is step 1 again, already looked at",
+    **{
+        f"{_SMUGGLE}x__next_player__mutmut_{i}": "no next seat only with fewer than 3 in, where the round ends whatever "
+        "the seat"
+        for i in (14, 15)
+    },
+    **{
+        f"{_SMUGGLE}x__clear_declaration__mutmut_{i}": "every declaration sets it before the engine reads it"
+        for i in (2, 3)
+    },
+    f"{_SMUGGLE}x_is_legal__mutmut_1": "without the phase it falls back to `action in legal_actions()`: the same answer",
+    f"{_SMUGGLE}x__reveal__mutmut_17": "at the first reveal no flag is set yet: clearing seat 1's is a no-op",
+    f"{_SMUGGLE}x__reveal__mutmut_18": "set_one_hot clears nothing for a negative seat, -2 as -1",
     f"{_HUMBLE}x_is_legal__mutmut_4": "action SELECT while drafting is card 80, never in the centre (R3.6)",
+    f"{_HUMBLE}x_is_legal__mutmut_11": "action PLAY while selecting is card 80, never in a hand (R3.6)",
+    f"{_HUMBLE}x_is_legal__mutmut_21": "action PASS is answered (legal) on the line before",
+    **{
+        f"{_HUMBLE}x__start_round__mutmut_{i}": "the round's rule is set when drafting ends, before anything reads it "
+        "(the observation shows it from selection on, the board once one centre card is left)"
+        for i in (6, 7)
+    },
     f"{_HUMBLE}x__resolve__mutmut_5": _OVERWRITTEN,
     f"{_HUMBLE}x__resolve__mutmut_8": _OVERWRITTEN,
     f"{_HUMBLE}x__discarded__mutmut_6": "every rule's branch sets k (or returns) before it is read",
@@ -146,7 +170,9 @@ def prepare(game: str, work: Path) -> Path:
         if (copy / sub).exists():
             shutil.rmtree(copy / sub)
         shutil.copytree(ROOT / sub, copy / sub, ignore=ignore)
-    shutil.copy2(ROOT / "tests" / "games" / "conftest.py", copy / "tests" / "games" / "conftest.py")
+    for shared in ("tests/conftest.py", "tests/games/conftest.py"):  # fixtures and hooks every game test uses
+        if (ROOT / shared).exists():
+            shutil.copy2(ROOT / shared, copy / shared)
     # The project's pytest options, without any [tool.mutmut] of its own: this copy's rules.
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     start = text.find("[tool.mutmut]")
@@ -191,20 +217,27 @@ def diff(copy: Path, name: str) -> str:
 
 def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[str, Any] | None) -> dict[str, Any]:
     """Run mutmut over one game; its statuses, survivors' diffs and the CPU seconds it took.
-    With ``old`` (a stored result), only its survivors run again and the rest is kept."""
+    With ``old`` (a stored result), only its survivors, the mutants no test reached and those a
+    stopped run did not come to run again."""
     copy = prepare(game, work)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    names = sorted(old["survivors"]) if old else mutant_globs(game)
+    again = SURVIVED | {"no tests", "not checked"}  # new tests may reach them; resume a stopped run
+    names = [n for n, s in old["statuses"].items() if s in again and n not in EQUIVALENT] if old else mutant_globs(game)
     if not names:
         return old or {}
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
     log = (work / f"{game}.log").open("w", encoding="utf-8")
     try:
-        subprocess.run(cmd, cwd=copy, stdout=log, stderr=subprocess.STDOUT, timeout=limit, check=False)
+        code = subprocess.run(
+            cmd, cwd=copy, stdout=log, stderr=subprocess.STDOUT, timeout=limit, check=False
+        ).returncode
     except subprocess.TimeoutExpired:
+        code = 0
         print(f"{game}: stopped after {limit:.0f} s; what was checked is kept", file=sys.stderr)
     log.close()
+    if code not in (0, -signal.SIGTERM, -signal.SIGINT):  # stopped by hand: keep what was checked
+        raise SystemExit(f"{game}: mutmut failed (exit {code}), nothing stored: see {log.name}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     status = statuses(copy, game)
     if old:  # the survivors' new statuses over the stored ones
@@ -223,8 +256,8 @@ def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[s
 
 
 def counts(result: dict[str, Any]) -> dict[str, int]:
-    """Mutants killed, survived, equivalent and not run, of one game's result."""
-    c = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "not run": 0}
+    """Mutants killed, survived, equivalent, with no test, and not yet run, of one game's result."""
+    c = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "no tests": 0, "not checked": 0}
     for name, status in result["statuses"].items():
         c["mutants"] += 1
         if name in EQUIVALENT and status in SURVIVED:
@@ -233,8 +266,10 @@ def counts(result: dict[str, Any]) -> dict[str, int]:
             c["killed"] += 1
         elif status in SURVIVED:
             c["survived"] += 1
-        else:
-            c["not run"] += 1
+        elif status == "no tests":
+            c["no tests"] += 1
+        else:  # a run stopped before it came to it
+            c["not checked"] += 1
     return c
 
 
@@ -247,10 +282,14 @@ def table(games: dict[str, Any]) -> dict[str, Any]:
         score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
         files = ", ".join(f"`{Path(f).name}`" for f in games[game]["files"])
         minutes = f"{games[game]['cpu_seconds'] / 60:.0f} min"
-        row = [f"{game}", files, *(f"{c[k]:,}" for k in ("mutants", "killed", "survived", "equivalent", "not run"))]
+        row = [
+            f"{game}",
+            files,
+            *(f"{c[k]:,}" for k in ("mutants", "killed", "survived", "equivalent", "no tests", "not checked")),
+        ]
         rows.append([*row, score, minutes])
-    headers = ["game", "files", "mutants", "killed", "survived", "equivalent", "no test ran", "score", "CPU"]
-    return {"headers": headers, "align": "llrrrrrrr", "rows": rows}
+    headers = ["game", "files", "mutants", "killed", "survived", "equivalent", "no test", "not yet run", "score", "CPU"]
+    return {"headers": headers, "align": "llrrrrrrrr", "rows": rows}
 
 
 def report(data: dict[str, Any]) -> dict[str, Any]:
@@ -278,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default: 1)")
     p.add_argument("--limit", type=float, default=4 * 3600, help="seconds at most per game (default: 4 h)")
     p.add_argument("--data", default=str(DATA), help="the JSON (default: docs/img/data/mutation.json)")
-    p.add_argument("--survivors", action="store_true", help="run only each game's stored survivors again")
+    p.add_argument("--survivors", action="store_true", help="run each game's survivors, untested and unreached again")
     p.add_argument("--report", action="store_true", help="rebuild the table from the stored data; run nothing")
     args = p.parse_args(argv)
     path = Path(args.data)
@@ -286,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.report and not data["games"]:
         p.error(f"{path} holds no results: run a game first")
     if not args.report:
-        if shutil.which("mutmut") is None and not _has_mutmut():
+        if not _has_mutmut():
             p.error("mutmut is not installed: pip install 'mutmut>=3.8'")
         work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="mutation-"))
         try:

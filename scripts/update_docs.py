@@ -125,7 +125,7 @@ def env_table(link_prefix: str) -> str:
     for entry in registry.describe():
         env_id = entry["env_id"]
         game = smuggle_envs.make_game(env_id)
-        folder = type(game).__module__.split(".")[2]  # smuggle_envs.games.<folder>.rules
+        folder = type(game).__module__.split(".")[2]  # smuggle_envs.games.<folder>.game
         page = ROOT / "docs" / "rules" / f"{folder}.md"
         if not page.exists():
             raise FileNotFoundError(f"{env_id}: no rules page {page.relative_to(ROOT)}")

@@ -94,7 +94,8 @@ def register_family(prefix: str) -> tuple[str, ...]:
     for env_id, cls in games.items():
         if env_id not in _GAMES:
             low, high = cls.min_players, cls.max_players
-            register(env_id, cls, cls.title, str(low) if low == high else f"{low}-{high}")
+            title = getattr(cls, "title", env_id)  # a family's classes name themselves (OpenSpielGame.title)
+            register(env_id, cls, title, str(low) if low == high else f"{low}-{high}")
     return tuple(games)
 
 

@@ -63,7 +63,9 @@ def _sources(piece: Piece) -> tuple[str, ...]:
 
 def _field_size(piece: Piece, n: int) -> int:
     """The size of the byte field a piece reads, from its size and seat mode."""
-    return {"own": n * piece.size, "own_rotated": n * n, "own_flags": n}.get(piece.seats, piece.size)
+    return {"own": n * piece.size, "own_rotated": n * piece.size, "own_flags": n, "others_rows": n * piece.size}.get(
+        piece.seats, piece.size
+    )
 
 
 def fields_of(layout: ObservationLayout, n: int) -> list[tuple[str, int]]:
@@ -78,43 +80,59 @@ def fields_of(layout: ObservationLayout, n: int) -> list[tuple[str, int]]:
     return list(sizes.items())
 
 
-def _indices(piece: Piece, fields: ByteFields, n: int, p: int) -> list[int]:
-    """Where the observer ``p`` (of ``n`` seats) reads each position of ``piece`` in the buffer."""
-    k, mode = piece.size, piece.seats
+def _indices(piece: Piece, fields: ByteFields, n: int, p: int, variant: int) -> list[int]:
+    """Where the observer ``p`` (of ``n`` seats) reads each position of ``piece`` in the buffer,
+    in gather-table ``variant``."""
+    k, mode, zero = piece.size, piece.seats, fields.zero
+    if piece.source is None or (piece.variant is not None and piece.variant != variant):
+        return [zero] * k
     if mode == "own_flags":
         return [fields.start(name) + p for name in _sources(piece)]
     start = fields.start(_sources(piece)[0])
+    if mode == "others_rows":
+        r = k // n
+        seats = [(p + i // r) % n for i in range(k)]
+        return [zero if q == p else start + (p * n + q) * r + i % r for i, q in enumerate(seats)]
+    if mode == "open_rows":
+        r = k // n
+        seats = [(p + i // r) % n for i in range(k)]
+        return [start + q * r + i % r if variant >> q & 1 else zero for i, q in enumerate(seats)]
     if mode == "rotated":
         return [start + (p + i) % n for i in range(k)]
     if mode == "own":
         return [start + p * k + j for j in range(k)]
     if mode == "own_rotated":
-        return [start + p * n + (p + i) % n for i in range(k)]
-    if mode == "rotated_rows":
         r = k // n
-        return [start + ((p + i // r) % n) * r + i % r for i in range(k)]
+        return [start + (p * n + (p + i // r) % n) * r + i % r for i in range(k)]
+    if mode == "rotated_grid":
+        return [start + ((p + i // n) % n) * n + (p + i % n) % n for i in range(k)]
+    if mode in ("rotated_rows", "own_then_rotated_rows"):
+        r = k // n
+        other = fields.start(_sources(piece)[-1])  # the second source (the same one for rotated_rows)
+        return [(start if i < r else other) + ((p + i // r) % n) * r + i % r for i in range(k)]
     return list(range(start, start + k))
 
 
 class GatherTable:
     """The gather indices and the scale of a layout whose pieces say where they come from (see
-    ``Piece``): ``rows[variant][p]`` are observer ``p``'s indices into the byte buffer, and an
-    observation is ``np_buf[rows[variant][p]] * scale``. A piece with no source, or outside its
-    variant, reads the always-zero byte (the game writes the first kind after the gather)."""
+    ``Piece``): ``row(p, variant)`` are observer ``p``'s indices into the byte buffer (made once,
+    then kept in ``cache``), and an observation is ``np_buf[row(p, variant)] * scale``. A piece
+    with no source, or outside its variant, reads the always-zero byte (the game writes the first
+    kind after the gather)."""
 
-    def __init__(self, layout: ObservationLayout, fields: ByteFields, n: int, variants: int = 1):
+    def __init__(self, layout: ObservationLayout, fields: ByteFields, n: int):
+        self.layout, self.fields, self.n = layout, fields, n
         self.scale = np.ones(layout.size, np.float32)
-        gather = np.full((variants, n, layout.size), fields.zero, np.intp)
         for piece in layout.pieces:
-            sl = layout.slice(piece.name)
-            self.scale[sl] = piece.scale
-            if piece.source is None:
-                continue
-            for p in range(n):
-                for v in range(variants):
-                    if piece.variant is None or piece.variant == v:
-                        gather[v, p, sl] = _indices(piece, fields, n, p)
-        self.rows = [[gather[v, p] for p in range(n)] for v in range(variants)]
+            self.scale[layout.slice(piece.name)] = piece.scale
+        self.cache: dict[tuple[int, int], np.ndarray] = {}
+
+    def row(self, p: int, variant: int = 0) -> np.ndarray:
+        index = self.cache.get((p, variant))
+        if index is None:
+            parts = [_indices(piece, self.fields, self.n, p, variant) for piece in self.layout.pieces]
+            index = self.cache[p, variant] = np.array([i for part in parts for i in part], np.intp)
+        return index
 
 
 def set_one_hot(view: memoryview, old: int, new: int) -> None:
@@ -133,7 +151,12 @@ class ByteGame(Game):
 
     def _field_sizes(self) -> Iterable[tuple[str, int]]:
         """The state's byte fields, (name, size) in buffer order."""
-        return fields_of(self.observation_layout, self.num_players)
+        return [*fields_of(self.observation_layout, self.num_players), *self._unobserved_fields()]
+
+    def _unobserved_fields(self) -> Iterable[tuple[str, int]]:
+        """Byte fields no observation piece reads (facts only the rules or the resample use),
+        after the observed ones."""
+        return ()
 
     @cached_property
     def fields(self) -> ByteFields:

@@ -17,9 +17,15 @@ SEAT_MODES = {
     "all": "the field as it is (size k)",
     "rotated": "one value per seat, rotated so the observer's comes first (size n)",
     "own": "the observer's row of a per-seat field (size n * k)",
-    "own_rotated": "the observer's row of a seat-by-seat field, rotated (size n * n)",
+    "own_rotated": "the observer's row of a seat-by-seat field of k / n values per seat, rotated (size n * k)",
+    "rotated_grid": "a seat-by-seat field, both seats rotated (size n * n)",
     "rotated_rows": "one row of k / n values per seat, rows rotated (size k)",
     "own_flags": "the observer's flag in each of the source fields, one-hot per seat (each of size n)",
+    "own_then_rotated_rows": "like rotated_rows, the observer's row from the first source field and the "
+    "others' rows from the second (each of size k)",
+    "others_rows": "the observer's row of a seat-by-seat field of k / n values, rows rotated, its own row "
+    "zero (size n * k)",
+    "open_rows": "like rotated_rows, but a seat's row only while its bit is set in the variant (size k)",
 }
 
 
@@ -30,8 +36,9 @@ class Piece:
     gathered: ``source``, the byte field (or fields, for ``own_flags``) it reads, None for a piece
     the game writes itself; ``seats``, how the observer's seat picks and rotates it
     (``SEAT_MODES``); ``scale``, the factor (or one per position) the byte is multiplied by; and
-    ``variant``: gathered only in that variant of the game's gather tables (zero in the others),
-    for a piece only some observers see (Smuggle: 1 = the observer holds the live hand). The
+    ``variant``: gathered only in that variant of the game's gather table (zero in the others),
+    for a piece only some observers see (Smuggle: 1 = the observer holds the live hand); an
+    ``open_rows`` piece reads the variant as a bit mask of seats instead (Illegal: open hands). The
     piece is the one declaration: the byte fields, the gather indices and the scales are made
     from it."""
 

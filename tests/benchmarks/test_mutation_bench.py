@@ -62,11 +62,13 @@ def test_counts_and_score_equivalent_only_if_it_survived(monkeypatch):
     result = {
         "files": ["smuggle_envs/games/smuggle/steps.py"],
         "cpu_seconds": 600,
-        "statuses": {"a": "survived", "b": "killed", "c": "killed", "d": "survived", "e": "no tests", "f": "timeout"},
+        "statuses": {"a": "survived", "b": "killed", "c": "killed", "d": "survived", "e": "no tests", "f": "timeout"}
+        | {"g": "not checked"},
     }
-    assert mutation.counts(result) == {"mutants": 6, "killed": 3, "survived": 1, "equivalent": 1, "not run": 1}
+    counts = {"mutants": 7, "killed": 3, "survived": 1, "equivalent": 1, "no tests": 1, "not checked": 1}
+    assert mutation.counts(result) == counts
     (row,) = mutation.table({"smuggle": result})["rows"]
-    assert row == ["smuggle", "`steps.py`", "6", "3", "1", "1", "1", "75.0%", "10 min"]
+    assert row == ["smuggle", "`steps.py`", "7", "3", "1", "1", "1", "1", "75.0%", "10 min"]
 
 
 def test_report_without_results_is_refused_and_writes_nothing(tmp_path, capsys):

@@ -77,3 +77,16 @@ def test_no_engine_module_imports_the_scenarios(env_id):
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for a in node.names}
         assert "scenarios" not in imported, f"{role}.py imports the scenarios"
+
+
+def test_a_declaration_takes_only_the_known_text_methods():
+    class Bare(smuggle_envs.core.Game):
+        env_id = "bare_v0"
+        num_actions = 1
+
+        def action_to_string(self, action: int) -> str:
+            return "a"
+
+    with pytest.raises(TypeError, match=r"declare\(\) takes no \['render'\]"):
+        Bare.declare(state_class=object, build_layout=lambda game: None, render=str)  # type: ignore[arg-type]
+    assert "state_class" not in vars(Bare)

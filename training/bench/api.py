@@ -9,7 +9,7 @@ from smuggle_envs import GameSpec, __version__
 
 from . import score
 from .play import Item, run_items
-from .protocol import BOOTSTRAP, FIELDS, PROTOCOL, Field, budget_deals, make_field
+from .protocol import BOOTSTRAP, EXPLOIT_GAMES, FIELDS, PROTOCOL, Field, budget_deals, make_field
 from .schema import KIND, SCHEMA_VERSION, clean, validate
 
 
@@ -71,6 +71,8 @@ def run_bench(
     n = game.num_players
     name, deals = budget_deals(budget)
     subject_spec, label, subject = _subject(agent, game)
+    if exploit_steps and subject_spec is None:  # before any game is played
+        raise ValueError("--exploit needs an agent spec (a best response trains against copies of it), not an object")
     fields, skipped = _fields(game, n, deals)
     specs = {f.name: f.specs if subject is not None else (subject_spec, *f.specs[1:]) for f in fields}
     items: list[Item] = [(f.name, s.deal, s.rotation, s.seed, tuple(s.seating)) for f in fields for s in f.schedule]
@@ -110,8 +112,7 @@ def exploit_bound(target: str | None, spec: GameSpec, steps: int) -> dict[str, A
     from training.exploit import run_exploit
     from training.selfplay.config import TrainConfig
 
-    if target is None:
-        raise ValueError("--exploit needs an agent spec (workers rebuild it), not an agent object")
+    assert target is not None  # run_bench refuses an object with exploit_steps
     game = spec.make_game()
     n_steps = max(8, min(256, steps))
     config = TrainConfig(
@@ -120,7 +121,7 @@ def exploit_bound(target: str | None, spec: GameSpec, steps: int) -> dict[str, A
     )  # fmt: skip
     config.validate()
     with tempfile.TemporaryDirectory() as out:
-        got = run_exploit(game, target, config, Path(out), 200, steps, 0, "random", log=lambda *a: None)
+        got = run_exploit(game, target, config, Path(out), EXPLOIT_GAMES, steps, 0, "random", log=lambda *a: None)
     best = got["best_response"]
     return {
         "steps": int(got["steps"]),

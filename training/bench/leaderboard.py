@@ -108,14 +108,20 @@ def spec_for(key: str) -> Iterator[str]:
         yield spec.format(url=server.base_url)
 
 
-def measure(key: str, env_id: str, budget: str | int, tiny: bool = False) -> dict[str, Any]:
-    """Run the row ``key`` in ``env_id`` and store its card; returns it."""
+def score_row(key: str, env_id: str, budget: str | int) -> dict[str, Any]:
+    """The row ``key``'s scorecard in ``env_id`` at ``budget``, measured now (not stored)."""
     from .api import run_bench
 
     with spec_for(key) as spec:
         card = run_bench(spec, env_id, PLAYERS, budget)
     card["agent"] = ROWS[key][0].format(url="MOCK")  # a port of this run is no part of the agent
     card["label"] = ROWS[key][1]
+    return card
+
+
+def measure(key: str, env_id: str, budget: str | int, tiny: bool = False) -> dict[str, Any]:
+    """Run the row ``key`` in ``env_id`` and store its card; returns it."""
+    card = score_row(key, env_id, budget)
     path = card_path(env_id, key, tiny)
     path.parent.mkdir(parents=True, exist_ok=True)
     write(card, path)

@@ -25,10 +25,10 @@ def add_bench(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "bench",
         help="an agent's scorecard on the benchmark protocol (or compare two)",
-        description="Give an agent a scorecard on the versioned benchmark protocol: win rate and "
-        "mean score with intervals in each field, its rating and place in the mixed field, "
-        "decision time, errors and fallbacks, the deception metrics; printed, written as JSON "
-        "(a versioned schema, checked) and drawn as one picture.",
+        description="Give an agent a scorecard on the versioned benchmark protocol: win rate and mean\n"
+        "score with intervals in each field, its rating and place in the mixed field, decision\n"
+        "time, errors and fallbacks, the deception metrics; printed, written as JSON (a versioned\n"
+        "schema, checked) and drawn as one picture.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -41,7 +41,7 @@ def add_bench(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, metavar="W", help="local processes or Ray tasks (default: 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default: local)")
     p.add_argument("--exploit", type=int, metavar="STEPS", help="also train a best response for STEPS steps")
-    p.add_argument("--out", metavar="FILE", help="the JSON (default: runs/bench/ENV_ID-Np/SPEC-BUDGET.json)")
+    p.add_argument("--out", metavar="FILE", help="the JSON (default: runs/bench/ENV_ID[-Np]/SPEC-BUDGET.json)")
     p.add_argument("--no-plot", action="store_true", help="write no picture (else FILE with .png)")
     p.add_argument(
         "--compare", nargs=2, metavar=("A", "B"), help="compare two scorecards: which differences are separated"

@@ -34,6 +34,7 @@ FIELD_SEEDS = {"random": 100_000, "rule": 200_000, "zoo": 300_000, "mixed": 400_
 FULL_DEALS = 100  # 400 games a field at 4 players: see docs/benchmark.md for the intervals this gives
 QUICK_DEALS = 10
 BUDGETS = {"full": FULL_DEALS, "quick": QUICK_DEALS}
+EXPLOIT_GAMES = 100  # games that evaluate --exploit's best response (seats rotated, smuggle exploit's seeds)
 BOOTSTRAP = 1000  # replicates of every interval (deals resampled), seeded
 BOOTSTRAP_SEED = 0
 SUBJECT = "subject"  # the subject's name in every field

@@ -156,6 +156,8 @@ class Worker:
         from stable_baselines3.common.logger import configure
         from stable_baselines3.common.utils import set_random_seed
 
+        from .policy import install
+
         kwargs = ppo_kwargs(c)
         kwargs["batch_size"] = c.batch_size // world
         policy, policy_kwargs = policy_spec(c, c.game_spec().make_game().observation_layout.size)
@@ -163,6 +165,7 @@ class Worker:
             policy, self.venv, seed=c.seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs, **kwargs
         )
         self.model.set_logger(configure(None, []))
+        install(self.model.policy)  # the same numbers as sb3-contrib's masked distribution, cheaper
         self.model.ep_info_buffer, self.model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # unused here
         # Game i of the run is seeded seed + i whatever W is; the RNGs that sample actions and
         # shuffle minibatches are the worker's own.

@@ -18,7 +18,7 @@ from ...core.game import GameConfig
 from . import actions as A
 from .actions import CARD_BITS, JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from .data import CIQData, load
-from .vocab import EFFECT_CODES, NO_EFFECT, NUM_PHASES, SHIP_FLAGS
+from .vocab import EFFECT_CODES, NO_EFFECT
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,8 +68,9 @@ class CIQConfig(GameConfig):
 
 class CIQGame(ByteGame):
     """Everything a game of CIQ fixes once, from its config and the card data: per card kind its
-    value, effect and whether it is a face card, the deck, the byte fields of a state
-    (``_field_sizes``). ``rules.py`` declares its state, layout and encoder."""
+    value, effect and whether it is a face card, the deck, the byte fields only the resample reads
+    (``_unobserved_fields``; the others are those its observation pieces read). ``rules.py``
+    declares its state, layout and encoder."""
 
     env_id = "ciq_v0"
     config_class = CIQConfig
@@ -107,29 +108,10 @@ class CIQGame(ByteGame):
             for k in range(NUM_KINDS)
         )
 
-    def _field_sizes(self) -> Iterable[tuple[str, int]]:
-        """The state's small-integer facts, in one buffer the encoder gathers from."""
+    def _unobserved_fields(self) -> Iterable[tuple[str, int]]:
+        """Byte fields only ``_resample`` reads, after the observed ones (``encoder.build_layout``)."""
         n, K = self.num_players, NUM_KINDS
-        return (
-            ("phase", NUM_PHASES),
-            ("turn", n),
-            ("target", n),
-            ("hand", n * K),
-            ("export", n * K),
-            ("export_public", n * K),
-            ("import", n * K),
-            ("tolerance", n * K),
-            ("tolerance_top", n * CARD_BITS),
-            ("public", K),
-            ("shipment", K),
-            ("shipment_last", CARD_BITS),
-            ("shipment_flags", SHIP_FLAGS),
-            ("sabotage", K),
-            ("smuggled", CARD_BITS),
-            ("unseen", n * K),
-            ("held", n * K),  # these two are not observed: only ``_resample`` reads them
-            ("export_fresh", n * K),
-        )
+        return (("held", n * K), ("export_fresh", n * K))
 
     @property
     def score_scale(self) -> float:

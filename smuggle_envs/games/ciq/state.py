@@ -31,10 +31,11 @@ class CIQStateBase(ByteState[CIQGame]):
     ``CIQState`` adds the rules: ``steps.py``, ``resample.py``).
 
     Hands, Import piles and Tolerance piles are counts per card kind, kept in one byte buffer
-    (``buf``, see ``CIQGame._field_sizes``) that the rules use through list-like windows; pile sizes are
-    16-bit counters in a second buffer (``sbuf``). The Stock is a list (top = end), each Export
-    pile an unordered list (its order is hidden from everyone, so a card drawn from it is a
-    uniformly random one of its cards), each Tolerance pile a list (top = end).
+    (``buf``: the fields its observation pieces read, and ``_unobserved_fields``) that the rules
+    use through list-like windows; pile sizes are 16-bit counters in a second buffer (``sbuf``).
+    The Stock is a list (top = end), each Export pile an unordered list (its order is hidden from
+    everyone, so a card drawn from it is a uniformly random one of its cards), each Tolerance pile
+    a list (top = end).
 
     ``exp_pub[q]`` counts the cards everyone saw go into seat q's Export pile and not come out of
     it: q's own draws are private, so it bounds the pile from above (and never exceeds the copies

@@ -27,8 +27,6 @@ from .vocab import (
     EFFECT_CODES,
     HIGH_LOW,
     NO_SYMBOL,
-    NUM_PHASE_FLAGS,
-    NUM_RULE_KINDS,
     NUM_SYMBOLS,
     SAFE_ZONE,
     STANDARD,
@@ -82,8 +80,8 @@ class HumbleSmuggleConfig(GameConfig):
 class HumbleSmuggleGame(ByteGame):
     """Everything a game of Humble smuggle fixes once, from its config and the card data: per white
     value its points, symbol, draws and round rule, the black cards, the symbol-set scoring
-    (section 7), the byte fields of a state (``_field_sizes``). It declares its state, layout and
-    encoder."""
+    (section 7) (its byte fields are those its observation pieces read: ``encoder.build_layout``). ``rules.py`` declares its state,
+    layout and encoder."""
 
     env_id = "humble_smuggle_v0"
     config_class = HumbleSmuggleConfig
@@ -129,45 +127,6 @@ class HumbleSmuggleGame(ByteGame):
         self.set_best = tuple(best)
         self._set_score: Callable[[tuple[int, ...], int, tuple[int, ...]], int] = lru_cache(maxsize=65536)(
             self._set_score_uncached
-        )
-
-    def _field_sizes(self) -> Iterable[tuple[str, int]]:
-        """The state's small-integer facts, absolute seat order, in one buffer."""
-        n = self.num_players
-        return (
-            ("phase", NUM_PHASE_FLAGS),
-            ("first", n),
-            ("to_act", n),
-            ("drafted", n),
-            ("selected", n),
-            ("passes", 1),
-            ("round", 1),
-            ("final", 1),
-            ("deck", 1),
-            ("rounds_left", 1),
-            ("bdeck", 1),
-            ("bdisc", 1),
-            ("bdisc_seen", NP),
-            ("centre", W),
-            ("centre_rules", NUM_RULE_KINDS),
-            ("rule", NUM_RULE_KINDS),
-            ("hand", n * W),
-            ("sel", n * W),
-            ("known", n * W),
-            ("out", W),
-            ("black", n * NK),
-            ("black_count", n),
-            ("attach", n * n),
-            ("my_attach", n * n * NP),
-            ("sym", n * (NUM_SYMBOLS + 1)),
-            ("points", n),
-            ("nscored", n),
-            ("last_card", n),
-            ("last_mods", n * NP),
-            ("last_discarded", n),
-            ("last_centre", 1),
-            ("last_centre_discarded", 1),
-            ("last_rule", NUM_RULE_KINDS),
         )
 
     @property

@@ -18,7 +18,7 @@ down on player 2's card", "player 1 discards a black card face down"; drafts and
 public in full.
 
 Python lists hold the state (the hot path is plain ints and lists); every fact an observation
-shows is mirrored in one byte buffer (``HumbleSmuggleGame._field_sizes``) that the encoder
+shows is mirrored in one byte buffer (the fields its observation pieces read) that the encoder
 gathers from.
 """
 

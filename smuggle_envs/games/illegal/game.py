@@ -8,7 +8,6 @@ layout and the encoder (``IllegalGame.declare``), once.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -31,7 +30,6 @@ from .vocab import (
     EUROS,
     LOSES_CODES,
     LOSS_CODES,
-    NUM_PHASES,
     T_BRIBE,
     TYPE_CODES,
 )
@@ -106,8 +104,8 @@ FULL_GAME = {"trading": True}
 
 class IllegalGame(ByteGame):
     """Everything a game of Illegal fixes once, from its config and the card data: the deck, per
-    card kind its type, value and effects, the byte fields of a state (``_field_sizes``). It
-    declares its state, layout and encoder."""
+    card kind its type, value and effects (its byte fields are those its observation pieces read:
+    ``encoder.build_layout``). ``rules.py`` declares its state, layout and encoder."""
 
     env_id = "illegal_v0"
     config_class = IllegalConfig
@@ -142,35 +140,6 @@ class IllegalGame(ByteGame):
         self.no_known = bytes(NUM_KINDS)
         self.strict_discard = c.discard == "strict"
         self.masks: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> mask, shared
-
-    def _field_sizes(self) -> Iterable[tuple[str, int]]:
-        """The state's small-integer facts, in one buffer the encoder gathers from."""
-        n = self.num_players
-        return (
-            ("phase", NUM_PHASES),
-            ("active", n),
-            ("decider", n),
-            ("market", n),
-            ("hassle", n * NUM_HASSLES),
-            ("table", n * NUM_BUSINESSES),
-            ("hand_size", n),
-            ("skip", n),
-            ("hands", n * NUM_KINDS),
-            ("known", n * n * NUM_KINDS),
-            ("pending", n * NUM_KINDS),
-            ("discard", NUM_KINDS),
-            ("deck", 1),
-            ("card", NUM_KINDS),
-            ("target", n),
-            ("business", NUM_BUSINESSES),
-            ("slots", 2),
-            ("magnum", 1),
-            ("window", 2),
-            ("give", NUM_KINDS),
-            ("want", NUM_KINDS),
-            ("partner", n),
-            ("hands_played", 1),
-        )
 
     @property
     def score_scale(self) -> float:

@@ -21,10 +21,10 @@ class IllegalStateBase(ByteState[IllegalGame]):
 
     Per-seat counts (hands, tables, markets, hand sizes, lost turns, what each seat knows of each
     other hand) and the pending decision's context live in one byte buffer (``buf``, see
-    ``IllegalGame._field_sizes``) that the rules use through list-like windows and the encoder gathers
-    from. ``known[o][q]`` counts cards that seat ``o`` knows to be in seat ``q``'s hand (passed,
-    traded or seen in an open hand, and not seen to leave since): a lower bound that only
-    information ``o`` has can change.
+    ``encoder.build_layout``: the fields its observation pieces read) that the rules use through
+    list-like windows and the encoder gathers from. ``known[o][q]`` counts cards that seat ``o``
+    knows to be in seat ``q``'s hand (passed, traded or seen in an open hand, and not seen to leave
+    since): a lower bound that only information ``o`` has can change.
     """
 
     _over = OVER

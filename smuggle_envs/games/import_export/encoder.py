@@ -6,6 +6,16 @@ and their containers, the supply island, the discard pile, all active credits, t
 leader, declared action and who followed or drew, the cards played this turn, the import in
 progress (ship, bidders, who has bid, the last revealed bids) and the deck size. Other hands,
 the deck's order, sealed bids not yet revealed and the State's RNG never enter.
+
+Why this encoder writes its pieces itself rather than gathering them from piece declarations
+(``Piece.source``, ``core.fields.GatherTable``) as the byte-buffer games do: its state is lists of
+card ids per zone, not byte fields, and most pieces are made from the cards, not copied from a
+count (a ship's required and loaded containers per colour, imports per action and per good type,
+flags per card id), so a byte mirror of them would be a second copy of the state to keep in step
+on every move of a card, about 2,000 bytes against the other games' few hundred. The pieces are
+still declared once (``build_layout``: size, meaning, bounds); the writer finds each one by name
+(``_offsets``), and ``tests/games/import_export/_reference_encoder.py`` (a plain writer, piece by
+piece) checks it byte for byte.
 """
 
 from __future__ import annotations
@@ -44,64 +54,73 @@ def build_layout(game: ImportExportGame) -> ObservationLayout:
     acts = ", ".join(ACTIONS)
     card = "per card id (0-127, see data/cards.json)"
     seatwise = "per seat (seat-relative, seat-major)"
-    return ObservationLayout(
-        [
-            Piece("phase", NUM_PHASES, "decision in progress: " + "; ".join(PHASE_NAMES)),
-            Piece("leader", n, f"the turn's leader, {SEATS}"),
-            Piece("decider", n, f"the player deciding now, {SEATS}"),
-            Piece("declared", NA, f"the declared action, one-hot ({acts})"),
-            Piece("followed", 2 * n, f"{seatwise}: followed, drew"),
-            Piece("actions_left", n, "actions each seat still has this turn / 4", 0.0, INF),
-            Piece("my_hand", MAX_CARDS, f"your hand, {card}"),
-            Piece("hand_size", n, "cards in hand per seat / 10", 0.0, INF),
-            Piece("credits", n, "active credits per seat / 50", 0.0, INF),
-            Piece("passive", n, "passive credits per seat (Helicopter, paid at the end) / 50", 0.0, INF),
-            Piece("double_turn", 2 * n, f"{seatwise}: owes two turns in a row (Delayed Game), is taking them now"),
-            Piece(
-                "acting_as",
-                n * NA,
-                f"{seatwise}: the action it carries out this turn when not the declared "
-                "one (Neural Units: load; Rice Cookers: its chosen load or contract), one-hot",
-            ),
-            Piece("colour", 6 * n, f"{seatwise}: harbor colour, one-hot ({types}, grey)"),
-            Piece("imports_by_action", n * NA, f"{seatwise}: cards in imports per action ({acts}) / 4", 0.0, INF),
-            Piece("imports_by_type", n * T, f"{seatwise}: cards in imports per good type / 4", 0.0, INF),
-            Piece("goods", n * T, f"{seatwise}: goods per type ({types}) / 4", 0.0, INF),
-            Piece("shipments", n * MAX_CARDS, f"{seatwise}: completed shipments, {card}"),
-            Piece(
-                "ships",
-                2 * n * SHIP_FEATURES,
-                f"{seatwise}, two ships each: at sea; required containers per colour / 6; loaded (or, at "
-                "sea, carried) containers per colour / 6; containers / 8",
-                0.0,
-                INF,
-            ),
-            Piece("contracts", MAX_CARDS, f"contracts on any ship in a harbor, {card}"),
-            Piece("my_contracts", MAX_CARDS, f"contracts on your own ships, {card}"),
-            Piece("at_sea", MAX_CARDS, f"containers on ships at sea, {card}"),
-            Piece("island", MAX_CARDS, f"the supply island, {card}"),
-            Piece("discard", MAX_CARDS, f"the discard pile, {card}"),
-            Piece("played", MAX_CARDS, f"cards played this turn to declare or follow, {card}"),
-            Piece("pending", MAX_CARDS, "the card being placed now (one-hot)"),
-            Piece("power", MAX_CARDS, "the card whose power asks the decision in progress (one-hot)"),
-            Piece("wind_copy", MAX_CARDS, "the completed shipment whose power Wind Turbines copies (one-hot)"),
-            Piece("import_ship", 2 * n, "the ship being imported from, seat-relative ship order"),
-            Piece("import_island", 1, "1 while the supply island is being imported from (Dark Flight Games)"),
-            Piece("bidders", n, "seats in the current import round"),
-            Piece("has_bid", n, "seats that have made their sealed bid this round"),
-            Piece("my_bid", 1, "your sealed bid this round / 50", 0.0, INF),
-            Piece("last_bids", n, "the last revealed bids / 50 (0 if none)", 0.0, INF),
-            Piece("sold", n, "seats that sold to the island this turn"),
-            Piece("deck", 1, "cards in the draw deck / 128", 0.0, INF),
-            Piece("turn", 1, "turns played / turn_limit"),
-            Piece(
-                "seen_in_hands",
-                (n - 1) * MAX_CARDS,
-                "each other seat (seat-relative 1..n-1): the cards you saw go into its hand and have not "
-                f"seen leave it (a Hawaiian Salt reveal, a card taken from a public place, a card you gave it), {card}",
-            ),
-        ]
-    )
+    return ObservationLayout([*_seat_pieces(n, acts, types, card, seatwise), *_table_pieces(n, card)])
+
+
+def _seat_pieces(n: int, acts: str, types: str, card: str, seatwise: str) -> list[Piece]:
+    """The turn and every seat's hand, credits, harbor, goods, shipments and ships."""
+    return [
+        Piece("phase", NUM_PHASES, "decision in progress: " + "; ".join(PHASE_NAMES)),
+        Piece("leader", n, f"the turn's leader, {SEATS}"),
+        Piece("decider", n, f"the player deciding now, {SEATS}"),
+        Piece("declared", NA, f"the declared action, one-hot ({acts})"),
+        Piece("followed", 2 * n, f"{seatwise}: followed, drew"),
+        Piece("actions_left", n, "actions each seat still has this turn / 4", 0.0, INF),
+        Piece("my_hand", MAX_CARDS, f"your hand, {card}"),
+        Piece("hand_size", n, "cards in hand per seat / 10", 0.0, INF),
+        Piece("credits", n, "active credits per seat / 50", 0.0, INF),
+        Piece("passive", n, "passive credits per seat (Helicopter, paid at the end) / 50", 0.0, INF),
+        Piece("double_turn", 2 * n, f"{seatwise}: owes two turns in a row (Delayed Game), is taking them now"),
+        Piece(
+            "acting_as",
+            n * NA,
+            f"{seatwise}: the action it carries out this turn when not the declared "
+            "one (Neural Units: load; Rice Cookers: its chosen load or contract), one-hot",
+        ),
+        Piece("colour", 6 * n, f"{seatwise}: harbor colour, one-hot ({types}, grey)"),
+        Piece("imports_by_action", n * NA, f"{seatwise}: cards in imports per action ({acts}) / 4", 0.0, INF),
+        Piece("imports_by_type", n * T, f"{seatwise}: cards in imports per good type / 4", 0.0, INF),
+        Piece("goods", n * T, f"{seatwise}: goods per type ({types}) / 4", 0.0, INF),
+        Piece("shipments", n * MAX_CARDS, f"{seatwise}: completed shipments, {card}"),
+        Piece(
+            "ships",
+            2 * n * SHIP_FEATURES,
+            f"{seatwise}, two ships each: at sea; required containers per colour / 6; loaded (or, at "
+            "sea, carried) containers per colour / 6; containers / 8",
+            0.0,
+            INF,
+        ),
+    ]
+
+
+def _table_pieces(n: int, card: str) -> list[Piece]:
+    """The cards on the table, the decision's cards, the bids, the deck and what you saw."""
+    return [
+        Piece("contracts", MAX_CARDS, f"contracts on any ship in a harbor, {card}"),
+        Piece("my_contracts", MAX_CARDS, f"contracts on your own ships, {card}"),
+        Piece("at_sea", MAX_CARDS, f"containers on ships at sea, {card}"),
+        Piece("island", MAX_CARDS, f"the supply island, {card}"),
+        Piece("discard", MAX_CARDS, f"the discard pile, {card}"),
+        Piece("played", MAX_CARDS, f"cards played this turn to declare or follow, {card}"),
+        Piece("pending", MAX_CARDS, "the card being placed now (one-hot)"),
+        Piece("power", MAX_CARDS, "the card whose power asks the decision in progress (one-hot)"),
+        Piece("wind_copy", MAX_CARDS, "the completed shipment whose power Wind Turbines copies (one-hot)"),
+        Piece("import_ship", 2 * n, "the ship being imported from, seat-relative ship order"),
+        Piece("import_island", 1, "1 while the supply island is being imported from (Dark Flight Games)"),
+        Piece("bidders", n, "seats in the current import round"),
+        Piece("has_bid", n, "seats that have made their sealed bid this round"),
+        Piece("my_bid", 1, "your sealed bid this round / 50", 0.0, INF),
+        Piece("last_bids", n, "the last revealed bids / 50 (0 if none)", 0.0, INF),
+        Piece("sold", n, "seats that sold to the island this turn"),
+        Piece("deck", 1, "cards in the draw deck / 128", 0.0, INF),
+        Piece("turn", 1, "turns played / turn_limit"),
+        Piece(
+            "seen_in_hands",
+            (n - 1) * MAX_CARDS,
+            "each other seat (seat-relative 1..n-1): the cards you saw go into its hand and have not "
+            f"seen leave it (a Hawaiian Salt reveal, a card taken from a public place, a card you gave it), {card}",
+        ),
+    ]
 
 
 # The pieces ``ImportExportEncoder.encode`` writes at by offset, in its order (the other pieces

@@ -188,9 +188,9 @@ class SmuggleEncoder:
         layout = game.observation_layout
         self.money_slice = layout.slice("money")
         self.inv_money = 1.0 / game.starting_money
-        table = GatherTable(layout, game.fields, n, variants=2)
+        table = GatherTable(layout, game.fields, n)
         self.scale = table.scale
-        self._by_seat = [[table.rows[NOT_HOLDER][p], table.rows[HOLDER][p]] for p in range(n)]  # fast lookup
+        self._by_seat = [[table.row(p, NOT_HOLDER), table.row(p, HOLDER)] for p in range(n)]  # fast lookup
 
     def encode(self, state: SmuggleStateBase, player: int) -> np.ndarray:
         n = self.n

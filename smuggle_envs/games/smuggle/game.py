@@ -58,7 +58,7 @@ class SmuggleConfig(GameConfig):
 class SmuggleGame(ByteGame):
     """Everything a game of Smuggle fixes once, from its config and the card data: the starting
     money, the pack, fines and duties (the byte fields of a state are those its observation pieces
-    read: ``encoder.build_layout``). It declares its state, layout and encoder."""
+    read: ``encoder.build_layout``). ``rules.py`` declares its state, layout and encoder."""
 
     env_id = "smuggle_v0"
     config_class = SmuggleConfig

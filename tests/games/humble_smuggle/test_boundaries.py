@@ -69,6 +69,7 @@ def test_nobody_is_to_act_once_the_game_is_over(table):
     t.round([11, 13, 14], [45, 51, 26]).round([1, 2, 3], [33, 18, 31])
     s = t.state
     assert s.phase == OVER and s.actor == -1
+    assert not any(s._is_legal(a) for a in range(s.game.num_actions))
     layout = s.game.observation_layout
     for seat in range(3):
         assert not layout.get(s.observation(seat), "to_act").any()
@@ -84,6 +85,8 @@ def test_mask_is_exactly_the_legal_actions_in_every_phase(table):
     def check():
         mask, legal = s.legal_action_mask(), set(s.legal_actions())
         assert mask.dtype == np.int8 and mask.tolist() == [int(a in legal) for a in range(s.game.num_actions)]
+        # and apply_action's check agrees, at every edge of every phase's range of actions
+        assert [a for a in range(s.game.num_actions) if s._is_legal(a)] == sorted(legal)
         seen.add(s.phase)
 
     for move in [lambda v=v: t.draft(v) for v in (11, 13, 14)] + [lambda v=v: t.select(v) for v in (10, 20, 26)]:

@@ -10,6 +10,7 @@ import numpy as np
 import smuggle_envs
 from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import SEARCH_RECORD_FIELDS
 
 LUG = "luggage"
 CROWN = ["crown", LUG, LUG, LUG]  # fine 1000, duty 500
@@ -172,3 +173,109 @@ def test_mean_declared_duty_rounds_a_half_unit_up_exactly_at_the_limit(table):
         _accept_and_discard(t).declare().let_pass()
     _accept_and_discard(t).declare()  # a third: 25 / 3 = 8.3 a declaration -> 0 units
     assert s.declarations[1] == 3 and s.mean_declared_duty[1] == 0
+
+
+def _records(state, seat):
+    n = len(SEARCH_RECORD_FIELDS)
+    row = list(state.search_record[seat * n : (seat + 1) * n])
+    return {name: count for name, count in zip(SEARCH_RECORD_FIELDS, row) if count}
+
+
+def test_search_records_count_every_search_on_the_right_seat(table):
+    false_bag = ["wine", LUG, LUG, LUG]
+    t = table([*CROWN, *false_bag, LUG, LUG, LUG, LUG, LUG, LUG, LUG, LUG, *false_bag])
+    s = t.state
+    t.declare().search()  # P1 caught with the Crown
+    assert _records(s, 1) == {"searched_by_officer": 1, "caught_lying": 1}
+    assert _records(s, 0) == {"officer_searches": 1, "officer_catches": 1}
+    t.claim_bag().search()  # P2: no Bag
+    layout = s.game.observation_layout
+    for seat in range(4):  # only the last hand searched is shown: P2's, seat-relative
+        expected = [1.0 if rel == (2 - seat) % 4 else 0.0 for rel in range(4)]
+        assert layout.get(s.observation(seat), "last_reveal_seat").tolist() == expected
+    t.declare().search()  # P3: luggage only, truthful
+    t.declare().search()  # P1: luggage only, truthful
+    assert _records(s, 1) == {"searched_by_officer": 2, "caught_lying": 1, "found_truthful": 1}
+    assert _records(s, 3) == {"searched_by_officer": 1, "found_truthful": 1}
+    t.claim_bag().search()  # P2's second false claim
+    assert _records(s, 2) == {"searched_by_officer": 2, "caught_lying": 2, "false_bag_claims": 2}
+    assert _records(s, 0) == {"officer_searches": 5, "officer_catches": 3}
+
+
+# ----- rule 9 / 11B with eliminate: the Officer and the Informer pay too ------------------------------
+ALL_LUGGAGE = [LUG] * 4
+
+
+def test_officer_paying_exactly_all_his_money_for_defamation_stays_officer_exactly_at_the_limit(table):
+    t = table(ALL_LUGGAGE, money_per_player=200, bankruptcy="eliminate").declare().search()
+    s = t.state
+    assert t.money == [0, 400, 200, 200] and list(s.active) == [1, 1, 1, 1]
+    assert s.officer == 0 and s.rounds_played == 0 and s.holder == 2
+
+
+def test_officer_who_cannot_pay_defamation_is_out_and_his_round_ends_one_past_the_limit(table):
+    t = table(ALL_LUGGAGE, money_per_player=195, bankruptcy="eliminate").declare().search()
+    s = t.state
+    assert t.money == [0, 390, 195, 195] and list(s.active) == [0, 1, 1, 1]
+    assert s.rounds_played == 1 and s.officer == 1 and s.holder == 2
+
+
+def test_informer_paying_exactly_all_his_money_restarts_play_himself_exactly_at_the_limit(table):
+    t = table(ALL_LUGGAGE, money_per_player=200, bankruptcy="eliminate").declare().let_pass().inform()
+    s = t.state
+    assert t.money == [200, 400, 0, 200] and list(s.active) == [1, 1, 1, 1] and s.holder == 2
+
+
+def test_informer_who_cannot_pay_is_out_and_the_next_player_restarts_one_past_the_limit(table):
+    t = table(ALL_LUGGAGE, money_per_player=195, bankruptcy="eliminate").declare().let_pass().inform()
+    s = t.state
+    assert t.money == [195, 390, 0, 195] and list(s.active) == [1, 1, 0, 1]
+    assert s.holder == 3 and s.phase == DECLARE
+
+
+def test_search_records_of_an_informer_and_of_an_accepted_hand(table):
+    t = table([*CROWN, LUG, LUG, LUG, LUG])
+    s = t.state
+    t.declare().let_pass().inform()  # P2 informs on P1, who hid the Crown
+    assert _records(s, 1) == {"searched_by_informer": 1, "caught_lying": 1}
+    assert _records(s, 2) == {"informs": 1, "informer_catches": 1, "next_player_decisions": 1}
+    assert _records(s, 0) == {}
+    t.declare().let_pass().accept()  # P3 accepts P2's luggage
+    assert _records(s, 3) == {"next_player_decisions": 1}
+    assert _records(s, 2) == {"informs": 1, "informer_catches": 1, "next_player_decisions": 1}
+
+
+def test_search_records_count_a_seats_decisions_as_next_player_across_accepting_and_informing(table):
+    t = table()
+    s = t.state
+    t.declare().let_pass()
+    for _ in range(4):  # P2, P3, P1, P2 accept, discard, declare nothing and are believed
+        _accept_and_discard(t).declare().let_pass()
+        assert s.receiver >= 0
+    assert s.holder == 2 and _records(s, 2)["next_player_decisions"] == 2  # accepted twice
+    t.inform()  # P3 decides as next player a second time
+    assert _records(s, 3)["next_player_decisions"] == 2 and _records(s, 3)["informs"] == 1
+
+
+def test_an_accepted_hand_has_no_receiver_until_it_is_passed_on(table):
+    t = table().declare().let_pass().accept()
+    assert t.state.phase == DISCARD and t.state.receiver == -1
+    t.state.apply_action(t.state.legal_actions()[0])  # discarded and drawn: his declaration is due
+    assert t.state.phase == DECLARE and t.state.receiver == -1
+
+
+def test_bag_claims_and_the_duty_paid_flag_are_counted_exactly(table):
+    t = table(["diplomatic bag", "wine", LUG, LUG])
+    s = t.state
+    layout = s.game.observation_layout
+    t.claim_bag()
+    assert layout.get(s.observation(0), "bag_claim").tolist() == [1.0]
+    t.let_pass()  # an unchallenged claim passes: nothing to pay, the hand goes on
+    assert layout.get(s.observation(0), "duty_paid").tolist() == [1.0]
+    t.accept().discard("diplomatic bag")  # P2 must discard it (rule 15); a new declaration is due
+    assert layout.get(s.observation(0), "bag_claim").tolist() == [0.0]
+    assert layout.get(s.observation(0), "duty_paid").tolist() == [0.0]
+    t.declare().let_pass()
+    _accept_and_discard(t).declare().let_pass()  # P3
+    _accept_and_discard(t).claim_bag().search()  # P1 claims again, falsely: the Bag is gone
+    assert list(s.bag_claims) == [0, 2, 0, 0]

@@ -4,6 +4,7 @@ seating an agent, the comparison and the command line."""
 
 import copy
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -197,3 +198,29 @@ def test_bad_requests_are_one_line_errors(argv, message, capsys, tmp_path, monke
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").rglob("*.json"))
+
+
+def test_the_python_block_of_the_benchmark_page_runs_as_shown(capsys):
+    page = (Path(__file__).resolve().parents[3] / "docs" / "benchmark.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"^```python\n(.*?)^```", page, re.S | re.M)
+    exec(compile(block, "docs/benchmark.md", "exec"), {})
+    assert "smuggle bench: rule in ciq_v0" in capsys.readouterr().out
+
+
+def test_exploit_adds_the_best_response_lower_bound(monkeypatch):
+    import training.exploit
+
+    seen = {}
+
+    def fake(game, target, config, out, games, eval_every, eval_games, baseline, log=print):
+        seen.update(target=target, steps=config.steps, games=games)
+        row = {"games": games, "win_rate": 0.5, "ci_low": 0.4, "ci_high": 0.6}
+        return {"steps": config.steps, "best_response": row, "chance": 0.25, "margin_over_chance": 0.25}
+
+    monkeypatch.setattr(training.exploit, "run_exploit", fake)  # the training itself: tests/training/test_exploit.py
+    got = run_bench("random", "ciq_v0", budget=1, exploit_steps=64)
+    assert seen == {"target": "random", "steps": 64, "games": 100}
+    assert got["exploit"]["win_rate"] == {"value": 0.5, "low": 0.4, "high": 0.6, "count": 100}
+    assert "best response (64 steps, 100 games): wins 50.0% [40.0, 60.0]" in format_card(got)
+    with pytest.raises(ValueError, match="--exploit needs an agent spec"):
+        run_bench(_Faulty(), "ciq_v0", budget=1, exploit_steps=64)
