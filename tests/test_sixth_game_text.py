@@ -89,3 +89,25 @@ def test_notes_are_the_same_in_a_world_resampled_for_the_viewer():
                         told += bool(truth)
                         break
     assert compared > 40 and told > 0
+
+
+def test_its_brief_is_the_rulebook_column_of_its_rules_page_and_the_text_layer_finds_it(monkeypatch):
+    """``brief.md`` beside the game's ``rules.py`` is where a game outside the package ships its
+    brief (``smuggle_envs.text.brief``), made as ``scripts/make_briefs.py`` makes a packaged one."""
+    import importlib.util
+
+    from smuggle_envs.text.brief import brief_text
+
+    spec = importlib.util.spec_from_file_location("_make_briefs", ROOT / "scripts" / "make_briefs.py")
+    assert spec is not None and spec.loader is not None
+    make_briefs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_briefs)
+    folder = ROOT / "tests" / "fixtures" / "liars_deal"
+    rules = make_briefs.rules((folder / "rules.md").read_text(encoding="utf-8"))
+    brief = (folder / "brief.md").read_text(encoding="utf-8")
+    assert [line for line in brief.splitlines() if line[:1].isdigit()] == [f"{i}. {r}" for i, r in enumerate(rules, 1)]
+    from smuggle_envs.text import brief as text_brief
+
+    # the game's class as the registry would give it, without registering the game in this process
+    monkeypatch.setattr(text_brief, "game_class", lambda env_id: LiarsDealGame)
+    assert brief_text("liars_deal_v0") == brief.split("\n", 2)[2].strip("\n")

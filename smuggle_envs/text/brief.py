@@ -5,17 +5,21 @@ column). ``scripts/make_briefs.py`` turns that column into a numbered list in
 ``smuggle_envs/text/briefs/<game>.md``, shipped with the package; the test suite fails when a
 brief is stale (``make_briefs.py --check``). ``rules_brief`` reads the file and appends the
 card glossary of the game as configured (``game.card_glossary()``, which depends on the config:
-Import / Export's modules add cards). A registered game without a brief (one that lives outside
-the package) gets its glossary alone.
+Import / Export's modules add cards). A game registered from outside the package (a test
+fixture's) ships its brief as ``brief.md`` beside the module of its game class; one without a
+brief gets its glossary alone.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from ..registry import make_game
+from ..core.errors import ConfigError
+from ..registry import game_class, make_game
 from .prompt import card_table, game_title
 
 BRIEF_FOLDER = "briefs"
@@ -30,11 +34,23 @@ def game_stem(env_id: str) -> str:
 def brief_text(env_id: str) -> str | None:
     """The packaged rules brief of ``env_id`` (the generated numbered list, its generator's
     comment removed), or None when the package ships none."""
-    path = resources.files(__package__ or "smuggle_envs.text") / BRIEF_FOLDER / f"{game_stem(env_id)}.md"
+    path: Any = resources.files(__package__ or "smuggle_envs.text") / BRIEF_FOLDER / f"{game_stem(env_id)}.md"
     if not path.is_file():
+        path = _beside_game(env_id)
+    if path is None or not path.is_file():
         return None
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("<!--")]
     return "\n".join(lines).strip("\n")
+
+
+def _beside_game(env_id: str) -> Path | None:
+    """``brief.md`` in the folder of the module defining ``env_id``'s game class (a game that
+    lives outside the package keeps its brief there), or None for an unknown id."""
+    try:
+        module = sys.modules[game_class(env_id).__module__]
+    except (KeyError, ConfigError):
+        return None
+    return Path(module.__file__).with_name("brief.md") if module.__file__ else None
 
 
 def rules_brief(env_id: str, **config: Any) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs import registry
+from smuggle_envs.text import brief as brief_module
 from smuggle_envs.text import card_table, rules_brief
 from smuggle_envs.text.brief import brief_text, game_stem
 
@@ -121,6 +122,7 @@ def test_a_game_without_a_brief_gets_its_glossary_and_a_note(monkeypatch):
 
     row = (LiarsDealGame.__module__, "LiarsDealGame", "Liar's deal (a test fixture)", "2-4")
     monkeypatch.setitem(registry._GAMES, "liars_deal_v0", row)
+    monkeypatch.setattr(brief_module, "_beside_game", lambda env_id: None)  # as if it shipped no brief.md
     text = rules_brief("liars_deal_v0")
     assert text.startswith(
         "Rules of Liar's deal (a test fixture) (liars_deal_v0): no rules brief is packaged for this game"
