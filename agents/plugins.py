@@ -8,6 +8,9 @@ the package with ``pkgutil.iter_modules`` on first use and maps each env id to w
 declares: adding a game to a layer is adding its module, with no table or if-chain to edit.
 Modules whose name starts with ``_`` are the package's shared code, not plugins; a game that lives
 outside the package (a test fixture's) adds its module with one ``register(module)`` line.
+Every registry joins :data:`REGISTRIES` when it is made, and ``registries()`` imports each module
+that makes one, so it enumerates the layers there are: the sixth game's fixture fills each one
+(``tests/test_sixth_game.py``) and the guide's list of files per layer is generated from it.
 ``missing(env_ids)`` names the games a layer lacks, for the completeness test each layer has over
 ``smuggle_envs.ENV_IDS``; ``require(env_id)`` is the one typed lookup of a game's entry that the
 layers' own lookups (``training.bluffing.games.plugin``, ``training.web.games.web_game``) are.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -54,6 +58,7 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
         self._value = value
         self._modules: dict[str, ModuleType] | None = None
         self._table: dict[str, T] | None = None
+        REGISTRIES.append(self)
 
     def modules(self) -> dict[str, ModuleType]:
         """env id -> its plugin module, every module of the package imported (in name order)."""
@@ -132,6 +137,22 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
             f"{', '.join(lacking)} lack{'s' if len(lacking) == 1 else ''} a module in {self.package}: "
             f"add {files} defining ENV_ID and {self.attribute}"
         )
+
+
+REGISTRIES: list[PluginRegistry[Any]] = []
+"""Every registry made so far, in the order made (each ``PluginRegistry.__init__`` appends itself)."""
+
+
+def registries(packages: Iterable[str] = ("smuggle_envs", "agents", "training")) -> list[PluginRegistry[Any]]:
+    """Every per-game registry there is in ``packages``: each of their modules whose source makes
+    one (reads ``PluginRegistry(``) imported, then :data:`REGISTRIES`, in the order made."""
+    for name in packages:
+        root = Path(importlib.import_module(name).__file__ or "").parent
+        for path in sorted(root.rglob("*.py")):
+            if path.name != "plugins.py" and "PluginRegistry(" in path.read_text(encoding="utf-8"):
+                parts = path.relative_to(root.parent).with_suffix("").parts
+                importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return list(REGISTRIES)
 
 
 def _game_name(env_id: str) -> str:

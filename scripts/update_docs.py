@@ -28,6 +28,9 @@ Each generated block sits between two HTML comments (invisible on GitHub and in 
 ``<!-- package-map -->`` ... ``<!-- /package-map -->``
     the map of the code: each part's folder, size and the parts it imports
     (``scripts/package_map.py``), in docs/architecture.md.
+``<!-- plugin-layers -->`` ... ``<!-- /plugin-layers -->``
+    a game's module in each layer above the envs, one row a registry of
+    ``agents.plugins.registries()`` (``scripts/plugin_layers.py``), in docs/adding_a_game.md.
 ``<!-- data-table: NAME -->`` / ``<!-- data-table: NAME/KEY -->`` ... ``<!-- /data-table -->``
     a table of measured figures, from ``docs/img/data/NAME.json``'s ``"table"`` entry (or its
     ``"tables"`` entry ``KEY``): ``{"headers": [...], "align": "lrr...", "rows": [[cell, ...]]}``,
@@ -57,6 +60,7 @@ from smuggle_envs import registry
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import doc_commands  # scripts/doc_commands.py, beside this file
 import package_map  # scripts/package_map.py
+import plugin_layers  # scripts/plugin_layers.py
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,6 +73,7 @@ PROMPT = re.compile(
     r"(<!-- text-prompt: (\w+) seed=(\d+) decisions=(\d+) history=(\d+) -->\n)(.*?)\n?(<!-- /text-prompt -->)", re.S
 )
 PACKAGE_MAP = re.compile(r"(<!-- package-map -->\n)(.*?)\n?(<!-- /package-map -->)", re.S)
+PLUGIN_LAYERS = re.compile(r"(<!-- plugin-layers -->\n)(.*?)\n?(<!-- /plugin-layers -->)", re.S)
 INLINE = re.compile(r"(<!-- (obs-size|actions): (\w+)(?: num_players=(\d+))? -->)(.*?)(<!-- /\2 -->)")
 
 
@@ -275,6 +280,7 @@ def update(text: str) -> str:
     text = ZOO_TABLE.sub(lambda m: m.group(1) + zoo_table(m.group(2)) + "\n" + m.group(4), text)
     text = BUDGETS.sub(lambda m: m.group(1) + budget_tables() + "\n" + m.group(3), text)
     text = PACKAGE_MAP.sub(lambda m: m.group(1) + package_map.package_map() + "\n" + m.group(3), text)
+    text = PLUGIN_LAYERS.sub(lambda m: m.group(1) + plugin_layers.plugin_layers() + "\n" + m.group(3), text)
     text = DATA_TABLE.sub(lambda m: m.group(1) + data_table(m.group(2)) + "\n" + m.group(4), text)
     text = PROMPT.sub(
         lambda m: m.group(1) + text_prompt(m.group(2), *map(int, m.group(3, 4, 5))) + "\n" + m.group(7), text

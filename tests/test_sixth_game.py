@@ -2,13 +2,16 @@
 
 Liar's deal (``tests/fixtures/liars_deal/``, a few dozen lines of rules: a hidden hand per seat,
 claims and a call) joins every layer with one registration line each (its ``register.py``: the
-core env registry, the rule bots, the analytics, the browser app; ``FIXTURE_GAMES`` in
+core env registry and every per-game registry there is, ``agents.plugins.registries()``: the rule
+bots, the analytics, the bluffing kit, the browser app; ``FIXTURE_GAMES`` in
 ``tests/core/families/_games.py`` for the test families) and with no other change outside its
-folder. Registered, it passes the shared families, run by pytest in a child process started with
+folder. Its text (``text.py``: glossary, hands, notes) is declared with its game, its rules brief
+ships beside it (``brief.md``, ``tests/test_sixth_game_text.py``). Registered, it passes the shared families, run by pytest in a child process started with
 its registration as a plugin (``-p tests.fixtures.liars_deal.register``): the env family
 (PettingZoo's ``api_test`` and ``seed_test``...), the hidden-information, perfect-recall and
 determinism families, the web-view family (a seat's API responses unchanged when its unseen cards
-are redrawn, marks, badges, the rules panel), the tournament family (a tournament of its rule bot
+are redrawn, marks, badges, the rules panel), the bluffing kit's (claims labelled in one schema,
+the dataset, which calls challenge), the tournament family (a tournament of its rule bot
 and random agents, stored, replayed and analysed: ``checks.py``) and every layer's completeness
 test. Left out of a layer, that layer's completeness test fails and names the file to add.
 
@@ -35,6 +38,7 @@ PLUGIN = "tests.fixtures.liars_deal.register"
 if str(ROOT) not in sys.path:  # the fixture is imported as tests.fixtures.liars_deal, as the plugin is
     sys.path.insert(0, str(ROOT))
 
+from agents.plugins import PluginRegistry, registries  # noqa: E402
 from smuggle_envs import registry  # noqa: E402
 from smuggle_envs.core.errors import ConfigError  # noqa: E402
 from tests.fixtures.liars_deal import actions as A  # noqa: E402
@@ -56,11 +60,16 @@ FAMILIES = {
     "tests/training/web/test_page_views.py": 1,
     "tests/training/web/test_api.py": 1,
     "tests/training/web/test_games.py": 1,
+    "tests/training/bluffing/test_games.py": 3,  # the labeller, the schema, which calls challenge
+    "tests/training/bluffing/test_dataset.py": 2,  # the dataset rows and observations
 }
 COMPLETENESS = {
     "tests/core/families/test_env_family.py::test_every_registered_game_has_its_facts": "tests/core/families/_games.py",
     "tests/agents/rule/test_registry.py::test_every_game_has_a_rule_bot": "agents/rule/liars_deal.py",
     "tests/training/analytics/test_registry.py::test_every_game_has_its_analytics": "training/analytics/liars_deal.py",
+    "tests/training/bluffing/test_games.py::test_every_game_has_its_bluffing_module": (
+        "training/bluffing/games/liars_deal.py"
+    ),
     "tests/training/web/test_games.py::test_every_game_has_a_web_module": "training/web/games/liars_deal.py",
 }
 CHECKS = "tests/fixtures/liars_deal/checks.py"  # the tournament family and the layers, registered
@@ -143,6 +152,24 @@ def test_a_layer_left_out_fails_its_completeness_test_naming_the_file_to_add(tmp
             assert f"add {lacking} defining ENV_ID" in output, output[-3000:]
 
 
+def _name(found: PluginRegistry) -> str:
+    """The name a registry goes by in its package (``RULE_AGENTS``), as register.py imports it."""
+    module = sys.modules[found.package]
+    (name,) = [name for name, value in vars(module).items() if value is found]
+    return name
+
+
+def test_every_registry_has_its_completeness_test_and_its_line_in_the_fixture():
+    """A new registry (a new layer) fails here until the fixture fills it and its completeness
+    test is run for the sixth game: derived from ``registries()``, never a typed list."""
+    layers = registries()
+    assert len(layers) >= 4 and len({(r.package, r.attribute) for r in layers}) == len(layers)
+    wanted = {f"{r.package.replace('.', '/')}/liars_deal.py" for r in layers}
+    assert {f for f in COMPLETENESS.values() if not f.startswith("tests/")} == wanted
+    register = (FIXTURE / "register.py").read_text(encoding="utf-8")
+    assert all(f"{_name(r)}.register(" in register for r in layers), register
+
+
 def test_it_takes_one_registration_line_a_layer_and_nothing_outside_its_folder():
     tree = ast.parse((FIXTURE / "register.py").read_text(encoding="utf-8"))
     calls = [
@@ -150,7 +177,7 @@ def test_it_takes_one_registration_line_a_layer_and_nothing_outside_its_folder()
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register"
     ]
-    assert calls == ["registry.register", "RULE_AGENTS.register", "ANALYZERS.register", "GAMES.register"]
+    assert calls == ["registry.register", *(f"{_name(r)}.register" for r in registries())]
     families = (ROOT / "tests/core/families/_games.py").read_text(encoding="utf-8")
     assert [line for line in families.splitlines() if "liars_deal" in line] == [
         'FIXTURE_GAMES = {"liars_deal_v0": "tests.fixtures.liars_deal.facts"}'

@@ -25,7 +25,39 @@ CRITICS = ("own", "privileged")
 
 
 @dataclasses.dataclass
-class TrainConfig:
+class RunSettings:
+    """What every trainer's run shares (``TrainConfig``'s and expert iteration's ``ExpertConfig``'s):
+    its evaluations and where it runs. Declared once, inherited by both; a command line lists
+    these after the trainer's own settings (``command_fields``)."""
+
+    eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
+    final_eval_games: int = 500  # per baseline, the final evaluation
+    eval_seed: int = 1_000_000
+    # Also evaluate at mixed tables of the rule bot and the random agent (2 rule bots and a
+    # random agent at 4 players: the main job's field), with the rule bots' own win rate there:
+    # a learner can beat each baseline alone and still finish behind the rule bots (issue #14).
+    eval_mixed: bool = True
+    # Keep the checkpoint that did best in the periodic evaluations (against the rule bot, or
+    # random where the game has none) as best.zip; the final evaluation plays it and the last
+    # model on the same games and recommends the stronger (issue #14: strength fell late in runs).
+    keep_best: bool = True
+    deterministic_eval: bool = False
+    torch_threads: int = 1
+    # Where the learner (the PPO model and its update) runs: "cpu" (bit-exact runs), "cuda" or
+    # "auto" (cuda where torch sees a GPU); see ``device``. Rollouts stay on the CPU.
+    device: str = "cpu"
+    progress: bool = True
+
+
+def command_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields of a run's config in command-line order: the trainer's own, then ``RunSettings``'."""
+    shared = {f.name for f in dataclasses.fields(RunSettings)}
+    fields = dataclasses.fields(cls)
+    return [f for f in fields if f.name not in shared] + [f for f in fields if f.name in shared]
+
+
+@dataclasses.dataclass
+class TrainConfig(RunSettings):
     """Everything that defines a run. Saved as ``config.json``; a resumed run uses it.
 
     The defaults are the ones the benchmark (``benchmarks/train_smuggle.py``) was tuned and run
@@ -94,24 +126,7 @@ class TrainConfig:
     # bookkeeping
     checkpoint_every: int = 50_000
     eval_every: int = 50_000
-    eval_games: int = 100  # per baseline, periodic (at most final_eval_games)
-    final_eval_games: int = 500  # per baseline, the final evaluation
-    eval_seed: int = 1_000_000
-    # Also evaluate at mixed tables of the rule bot and the random agent (2 rule bots and a
-    # random agent at 4 players: the main job's field), with the rule bots' own win rate there:
-    # a learner can beat each baseline alone and still finish behind the rule bots (issue #14).
-    eval_mixed: bool = True
-    # Keep the checkpoint that did best in the periodic evaluations (against the rule bot, or
-    # random where the game has none) as best.zip; the final evaluation plays it and the last
-    # model on the same games and recommends the stronger (issue #14: strength fell late in runs).
-    keep_best: bool = True
-    deterministic_eval: bool = False
-    torch_threads: int = 1
-    # Where the learner (the PPO model and its update) runs: "cpu" (bit-exact runs), "cuda" or
-    # "auto" (cuda where torch sees a GPU); see ``device``. Rollouts stay on the CPU.
-    device: str = "cpu"
     tensorboard: bool = True
-    progress: bool = True
 
     def validate(self) -> None:
         """Raise ``ConfigError`` with one line naming the first setting that is out of range."""
@@ -257,7 +272,7 @@ def train_command(config: TrainConfig) -> str:
         raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
     default = TrainConfig()
     parts = ["smuggle", "train", config.env_id]
-    for field in dataclasses.fields(TrainConfig):
+    for field in command_fields(TrainConfig):
         name, value = field.name, getattr(config, field.name)
         always = name in ("num_players", "steps", "seed")
         if name in _NOT_IN_COMMAND or (value == getattr(default, name) and not always) or value is None:

@@ -14,7 +14,7 @@ from typing import Any
 from smuggle_envs.core.errors import ConfigError
 from smuggle_envs.core.spec import GameSpec
 
-from ..config import run_game_spec
+from ..config import RunSettings, command_fields, run_game_spec
 from .teacher import teacher_options
 
 RECIPE = "expert-iteration"
@@ -22,7 +22,7 @@ INITS = ("none", "imitate")  # or a network spec: zoo[:ENV[@N]], ppo:PATH
 
 
 @dataclasses.dataclass
-class ExpertConfig:
+class ExpertConfig(RunSettings):
     """Everything that defines an expert-iteration run; saved in ``config.json`` with the recipe."""
 
     env_id: str = "smuggle_v0"
@@ -53,15 +53,7 @@ class ExpertConfig:
     imitation_samples: int = 50_000
     imitation_epochs: int = 6
     workers: int = 0  # processes playing the games (0: this one); the data does not depend on it
-    eval_games: int = 100  # per table, after every round (0: none)
-    final_eval_games: int = 500
-    eval_seed: int = 1_000_000
-    eval_mixed: bool = True
-    keep_best: bool = True
-    deterministic_eval: bool = False
-    torch_threads: int = 1
-    device: str = "cpu"
-    progress: bool = True
+    # eval_games (per table, after every round; 0: none) ... progress: RunSettings'
 
     def validate(self) -> None:
         """A one-line ``ConfigError`` for any value out of range (the teacher: ``teacher_options``)."""
@@ -149,7 +141,7 @@ def expert_command(config: ExpertConfig) -> str:
         raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
     default = ExpertConfig()
     parts = ["smuggle", "train", config.env_id, "--teacher", config.teacher]
-    for field in dataclasses.fields(ExpertConfig):
+    for field in command_fields(ExpertConfig):
         name, value = field.name, getattr(config, field.name)
         always = name in ("num_players", "seed")
         if name in _NOT_IN_COMMAND or value is None or (value == getattr(default, name) and not always):
