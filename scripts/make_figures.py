@@ -402,10 +402,13 @@ def _curves() -> list[Figure]:
     return figures
 
 
+WEB_PLAY_GAMES = ("smuggle", "ciq", "illegal", "humble_smuggle", "import_export")  # a play page each, 1366x768
+
+
 def _screenshots() -> list[Figure]:
     return [
         Figure(f"web_{n}.png", "screenshot", "scripts/web_screenshots.py", "", "python scripts/web_screenshots.py")
-        for n in ("lobby", "table", "bid", "replay")
+        for n in ("lobby", "table", "bid", "replay", *(f"play_{g}" for g in WEB_PLAY_GAMES))
     ]
 
 
@@ -515,8 +518,28 @@ def _bluffing() -> list[Figure]:
     ]
 
 
+def draw_bench_card(data: Path, png: Path) -> None:
+    """A ``smuggle bench`` scorecard's picture (``training/bench/plot.py``) from its stored JSON."""
+    from training.bench.plot import draw
+
+    draw(json.loads(data.read_text(encoding="utf-8")), png)
+
+
+def _bench() -> list[Figure]:
+    return [
+        Figure(
+            "bench_zoo_smuggle.png",
+            "run",
+            "training/bench/plot.py: draw (smuggle bench)",
+            "docs/img/data/bench/smuggle_v0/zoo.json",
+            "python -m training.bench.leaderboard --run zoo --envs smuggle_v0 (a few minutes)",
+            draw_bench_card,
+        )
+    ]
+
+
 FIGURES: dict[str, Figure] = {
-    f.name: f for f in [*_measured(), *_tournaments(), *_bluffing(), *_curves(), *_screenshots()]
+    f.name: f for f in [*_measured(), *_tournaments(), *_bluffing(), *_bench(), *_curves(), *_screenshots()]
 }
 
 
