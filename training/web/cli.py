@@ -15,7 +15,7 @@ from training.db import DatabaseError
 from training.errors import UsageError, os_error_text
 from training.paths import check_writable_file
 
-from .limits import ServeLimits, llm_offers, models_in
+from .limits import ServeLimits, agent_offers, llm_offers, models_in
 from .parser import WEB_EXTRA_HINT
 from .server import LOCAL_HOSTS, proxies, serve
 from .store import export_human
@@ -86,6 +86,7 @@ def _limits(args: argparse.Namespace) -> ServeLimits:
             table_idle_minutes=args.table_idle_minutes,
             models=models,
             llms=llm_offers(getattr(args, "llm", [])),
+            agents=agent_offers(getattr(args, "agent", [])),
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

@@ -16,6 +16,9 @@ seat spec           what it is, and its bounds
 ``pimc:OPTS``       ``max_sims``, depths at most ``max_depth``, ``seconds`` at most ``bot_seconds``
 ``llm:NAME``        a language model the operator listed at start-up (``--llm [NAME=]SPEC``:
                     ``NAME`` defaults to the spec's model); never its endpoint or key
+``agent:NAME``      an agent from outside the library the operator listed at start-up
+                    (``--agent NAME=SPEC``: a ``py:module:Name`` spec or an installed
+                    package's kind); a client never names a ``py:`` spec or a kind itself
 ==================  =====================================================================
 
 Every bot decision also has a wall-clock budget (``bot_seconds``): a search past it (or whose
@@ -48,6 +51,7 @@ SIMPLE_KINDS = ("rule", "random")
 SEARCH_KINDS = ("ismcts", "pimc")
 MODEL_KINDS = ("ppo", "ppo_argmax")
 LLM_KIND = "llm"
+OFFER_KIND = "agent"  # agent:NAME, an operator's --agent offer
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class ServeLimits:
     table_idle_minutes: float = 120.0  # a table without a move for this long is closed (0: never)
     models: dict[str, Path] = field(default_factory=dict)  # name -> model file, from --models DIR
     llms: dict[str, str] = field(default_factory=dict)  # name -> the operator's llm: spec, from --llm
+    agents: dict[str, str] = field(default_factory=dict)  # name -> the operator's py:/plugin spec, from --agent
 
     def __post_init__(self) -> None:
         if not 0 < self.bot_seconds <= 3600:
@@ -75,9 +80,8 @@ class ServeLimits:
     def specs(self) -> list[str]:
         """Example seat specs for the lobby, one per kind a client may choose."""
         examples = ["human", "rule", "random", "ismcts:sims=50", "pimc:worlds=10;sims=2", "zoo"]
-        return (
-            examples + [f"ppo:{name}" for name in sorted(self.models)] + [f"llm:{name}" for name in sorted(self.llms)]
-        )
+        offers = [f"ppo:{name}" for name in sorted(self.models)] + [f"llm:{name}" for name in sorted(self.llms)]
+        return examples + offers + [f"{OFFER_KIND}:{name}" for name in sorted(self.agents)]
 
     def public(self) -> dict[str, Any]:
         """What ``/api/envs`` tells clients (names only, no paths)."""
@@ -89,6 +93,7 @@ class ServeLimits:
             "table_idle_minutes": self.table_idle_minutes,
             "models": sorted(self.models),
             "llms": sorted(self.llms),
+            "agents": sorted(self.agents),
         }
 
 
@@ -135,6 +140,30 @@ def llm_offers(texts: list[str]) -> dict[str, str]:
     return offers
 
 
+def agent_offers(texts: list[str]) -> dict[str, str]:
+    """The outside agents an operator offers (``--agent NAME=SPEC``, repeatable): name -> spec,
+    where SPEC is a ``py:module:Name[;key=value...]`` spec or the kind an installed package adds
+    (``smuggle_envs.agents`` entry points). Its code is the operator's choice, run on the server:
+    a client only ever names the offer. Raises ValueError on one line for a bad text."""
+    from agents import PLUGIN_KINDS
+
+    offers: dict[str, str] = {}
+    for text in texts:
+        name, eq, spec = text.partition("=")
+        kind = spec.partition(":")[0]
+        if not eq or not spec:
+            raise ValueError(f"--agent {text[:40]!r}: give NAME=SPEC, e.g. mine=py:my_pkg.agents:MyAgent")
+        if kind != "py" and kind not in PLUGIN_KINDS:
+            installed = ", ".join(sorted(PLUGIN_KINDS)) or "none installed"
+            raise ValueError(f"--agent {name[:40]!r}: SPEC is a py:module:Name spec or an installed kind ({installed})")
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"--agent {name[:40]!r}: the name must be letters, digits, '_', '.', '-'")
+        if name in offers:
+            raise ValueError(f"--agent: the name {name!r} is given twice")
+        offers[name] = spec
+    return offers
+
+
 def check_spec(spec: object, limits: ServeLimits, seat: int | None = None) -> str:
     """``spec`` if a client may ask for it under ``limits``, else a 422 saying what is allowed
     (naming the seat, never echoing the spec: it may be a path). The agent itself is built
@@ -162,8 +191,12 @@ def check_spec(spec: object, limits: ServeLimits, seat: int | None = None) -> st
         if arg not in limits.llms:  # a client names an offer, never an endpoint or a key
             offered = ", ".join(sorted(limits.llms)) or "none (the operator listed no --llm)"
             raise TableError(422, f"{where}: llm takes the name of a language model this server offers: {offered}")
+    elif kind == OFFER_KIND:
+        if arg not in limits.agents:
+            offered = ", ".join(sorted(limits.agents)) or "none (the operator listed no --agent)"
+            raise TableError(422, f"{where}: agent takes the name of an agent this server offers: {offered}")
     else:
-        allowed = ", ".join(["human", *SIMPLE_KINDS, "zoo", *MODEL_KINDS, *SEARCH_KINDS, LLM_KIND])
+        allowed = ", ".join(["human", *SIMPLE_KINDS, "zoo", *MODEL_KINDS, *SEARCH_KINDS, LLM_KIND, OFFER_KIND])
         raise TableError(422, f"{where}: not an agent this server offers; choose {allowed}")
     return spec
 
@@ -208,11 +241,19 @@ def build(spec: str, game: Any, seed: int, limits: ServeLimits) -> tuple[Any, st
     target = f"{kind}:{limits.models[arg]}" if kind in MODEL_KINDS else spec
     if kind == LLM_KIND:
         target = limits.llms[arg]
+    elif kind == OFFER_KIND:
+        target = limits.agents[arg]
     try:
         agent = make_agent(target, game, seed=seed)
-    except (OSError, ValueError, AttributeError) as exc:
+    except (OSError, ValueError, AttributeError, TypeError, ImportError) as exc:
         log.warning("seat agent %s could not be built: %s", spec, exc)
-        what = f"model {arg!r}" if kind in (*MODEL_KINDS, LLM_KIND) else f"{kind!r}"
+        what = (
+            f"model {arg!r}"
+            if kind in (*MODEL_KINDS, LLM_KIND)
+            else f"agent {arg!r}"
+            if kind == OFFER_KIND
+            else f"{kind!r}"
+        )
         raise TableError(
             422, f"seat {seed % 1000}: {what} cannot play {game.env_id} at {game.num_players} players"
         ) from None
@@ -222,4 +263,4 @@ def build(spec: str, game: Any, seed: int, limits: ServeLimits) -> tuple[Any, st
     return agent, spec
 
 
-__all__ = ["ServeLimits", "build", "check_spec", "llm_offers", "models_in"]
+__all__ = ["ServeLimits", "agent_offers", "build", "check_spec", "llm_offers", "models_in"]

@@ -57,6 +57,14 @@ def add_serve(subparsers: Any) -> argparse.ArgumentParser:
         "(llm:model=M;base_url=URL;...), NAME defaults to its model; clients never see or choose "
         "its endpoint or key variable",
     )
+    p.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer an agent from outside the library to clients as agent:NAME (repeatable): SPEC is a "
+        "py:module:Name spec or an installed package's agent kind; clients never name either themselves",
+    )
     _add_network(p)
     _add_limits(p)
     return p
