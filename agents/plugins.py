@@ -8,8 +8,8 @@ the package with ``pkgutil.iter_modules`` on first use and maps each env id to w
 declares: adding a game to a layer is adding its module, with no table or if-chain to edit.
 Modules whose name starts with ``_`` are the package's shared code, not plugins; a game that lives
 outside the package (a test fixture's) adds its module with one ``register(module)`` line.
-Every registry joins :data:`REGISTRIES` when it is made, and ``registries()`` imports each module
-that makes one, so it enumerates the layers there are: the sixth game's fixture fills each one
+Every registry is noted when it is made, and ``registries()`` imports each module that makes one
+and returns those its package holds, so it enumerates the layers there are: the sixth game's fixture fills each one
 (``tests/test_sixth_game.py``) and the guide's list of files per layer is generated from it.
 ``missing(env_ids)`` names the games a layer lacks, for the completeness test each layer has over
 ``smuggle_envs.ENV_IDS``; ``require(env_id)`` is the one typed lookup of a game's entry that the
@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -58,7 +60,7 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
         self._value = value
         self._modules: dict[str, ModuleType] | None = None
         self._table: dict[str, T] | None = None
-        REGISTRIES.append(self)
+        _MADE.append(weakref.ref(self))  # weak: a test's own registries come and go
 
     def modules(self) -> dict[str, ModuleType]:
         """env id -> its plugin module, every module of the package imported (in name order)."""
@@ -139,20 +141,27 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
         )
 
 
-REGISTRIES: list[PluginRegistry[Any]] = []
-"""Every registry made so far, in the order made (each ``PluginRegistry.__init__`` appends itself)."""
+_MADE: list[weakref.ref[PluginRegistry[Any]]] = []  # every registry made, in the order made
 
 
 def registries(packages: Iterable[str] = ("smuggle_envs", "agents", "training")) -> list[PluginRegistry[Any]]:
-    """Every per-game registry there is in ``packages``: each of their modules whose source makes
-    one (reads ``PluginRegistry(``) imported, then :data:`REGISTRIES`, in the order made."""
+    """Every per-game registry there is in ``packages``, by package name: each of their modules
+    whose source makes one (reads ``PluginRegistry(``) imported, then every registry made that its
+    package's module holds by a name (a layer's, not one a test made for itself)."""
     for name in packages:
         root = Path(importlib.import_module(name).__file__ or "").parent
         for path in sorted(root.rglob("*.py")):
+            # this module names the class in its own text; it makes no registry
             if path.name != "plugins.py" and "PluginRegistry(" in path.read_text(encoding="utf-8"):
                 parts = path.relative_to(root.parent).with_suffix("").parts
                 importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return list(REGISTRIES)
+    found = [made() for made in _MADE]
+    return sorted((r for r in found if r is not None and _held(r)), key=lambda r: (r.package, r.attribute))
+
+
+def _held(found: PluginRegistry[Any]) -> bool:
+    module = sys.modules.get(found.package)
+    return module is not None and any(value is found for value in vars(module).values())
 
 
 def _game_name(env_id: str) -> str:

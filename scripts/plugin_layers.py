@@ -26,7 +26,7 @@ def _variable(found: object, package: str) -> str:
 
 
 def plugin_layers() -> str:
-    """The Markdown table: one row a registry, in the order the registries are made."""
+    """The Markdown table: one row a registry, by package name."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from agents.plugins import registries
