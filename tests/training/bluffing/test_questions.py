@@ -416,7 +416,12 @@ def test_every_game_has_a_question_task():
     games = {task.env_id for name, task in probes.TASKS.items() if name.endswith(":question")}
     assert games == set(probes.GAMES) == set(ENV_IDS)  # asked of the kit's plugins (issue #35)
     calls = {task.env_id for name, task in probes.TASKS.items() if name.endswith(":facing")}
-    assert calls == {env for env in ENV_IDS if plugin(env).has_calls} == {"smuggle_v0", "ciq_v0"}
+    assert calls == {env for env in ENV_IDS if plugin(env).has_calls}
+    # the package's games with calls; a registered sixth game (tests/fixtures) may add its own
+    assert calls & {"smuggle_v0", "ciq_v0", "illegal_v0", "humble_smuggle_v0", "import_export_v0"} == {
+        "smuggle_v0",
+        "ciq_v0",
+    }
 
 
 @pytest.mark.parametrize("task", [f"{env}:question" for env in NO_CALLS] + ["ciq_v0:facing"])
