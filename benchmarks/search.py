@@ -52,8 +52,9 @@ import shlex  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Iterator, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -81,19 +82,25 @@ def positions(game, count: int = 40, seed: int = 0) -> list:
     return found
 
 
+def timed_iterations(agent: Any, views: Sequence[SeatView], seconds: float) -> tuple[int, float]:
+    """The search iterations ``agent`` (an ISMCTS agent) runs deciding at ``views`` in turn for
+    ``seconds``, and how many it ran a second."""
+    done, i = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        agent.act_in(views[i % len(views)])
+        done += agent.iterations
+        i += 1
+    return done, done / (time.perf_counter() - start)
+
+
 def speed(env_id: str, players: int, seconds: float, rollout_depth: int | None) -> dict:
     game = smuggle_envs.make_game(env_id, num_players=players)
     states = positions(game)
     views = [SeatView(s, s.current_player()) for s in states]
     rollout_depth = rollout_depth if rollout_depth is not None else game.playout_depth
     agent = ISMCTSAgent(game, seed=0, sims=50, rollout_depth=rollout_depth)
-    sims, i = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        agent.act_in(views[i % len(views)])
-        sims += agent.iterations
-        i += 1
-    rate = sims / (time.perf_counter() - start)
+    _, rate = timed_iterations(agent, views, seconds)
     # the parts: resample alone, and a random playout from a resampled world
     rng = random.Random(1)
     t0 = time.perf_counter()
@@ -290,13 +297,7 @@ def network_speed(
         value, standin = value_spec(game, folder)
         for label, options in searches:
             agent = make_agent(f"ismcts:sims={sims};{options.format(value=value)}", game, seed=0)
-            done, i = 0, 0
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds:
-                agent.act_in(views[i % len(views)])
-                done += agent.iterations
-                i += 1
-            rate = done / (time.perf_counter() - start)
+            done, rate = timed_iterations(agent, views, seconds)
             net = agent.network
             rows.append(
                 {

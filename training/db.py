@@ -479,44 +479,10 @@ class TournamentDB:
 
     @staticmethod
     def _record(row: Sequence[Any]) -> GameRecord:
-        (
-            gid,
-            tid,
-            key,
-            deal,
-            rotation,
-            seed,
-            env_id,
-            config,
-            seating,
-            agents,
-            scores,
-            ranks,
-            actions,
-            decisions,
-            terminal,
-            duration,
-            finished,
-        ) = row
-        return GameRecord(
-            gid,
-            tid,
-            key,
-            deal,
-            rotation,
-            seed,
-            env_id,
-            json.loads(config),
-            json.loads(seating),
-            json.loads(agents),
-            json.loads(scores),
-            json.loads(ranks),
-            json.loads(actions),
-            decisions,
-            bool(terminal),
-            duration,
-            finished,
-        )
+        # The columns are GameRecord's fields in order; config to actions (7 to 12) are JSON.
+        values = [json.loads(v) if 7 <= i < 13 else v for i, v in enumerate(row)]
+        values[14] = bool(values[14])  # terminal
+        return GameRecord(*values)
 
     def games(self, tournament_id: int) -> Iterator[GameRecord]:
         """The tournament's games in schedule order (deal, then rotation), whatever order they

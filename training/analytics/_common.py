@@ -83,6 +83,16 @@ def canvas(width: float, height: float) -> Figure:
     return fig
 
 
+def save_figure(fig: Figure, path: str | os.PathLike[str], title: str | None = None, **style: Any) -> Figure:
+    """Give ``fig`` its ``title`` (``style``: suptitle's text options), lay it out and save it to
+    ``path``; returns it."""
+    if title is not None:
+        fig.suptitle(title, **style)
+    fig.tight_layout()
+    fig.savefig(path)
+    return fig
+
+
 def write_rows(path: str | os.PathLike[str], rows: list[dict[str, Any]]) -> None:
     """``rows`` (dicts with the same keys) as a CSV file with a header."""
     with open(path, "w", newline="", encoding="utf-8") as f:
@@ -121,10 +131,7 @@ def plot_panels(
     counted = f"{games:,} games" if games is not None else ""
     bars = "error bars: 95% Wilson intervals" if any_interval else ""
     notes = "; ".join(x for x in (counted, bars) if x)
-    fig.suptitle(title + (f"\n({notes})" if notes else ""))
-    fig.tight_layout()
-    fig.savefig(path)
-    return fig
+    return save_figure(fig, path, title + (f"\n({notes})" if notes else ""))
 
 
 def _draw_series(ax: Axes, names: Sequence[str], series: Sequence[Sequence[Any]], unit: str) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from smuggle_envs.core.spec import GameSpec
 from training.stats import format_table
 
-from ._common import canvas, money, rate
+from ._common import canvas, money, rate, save_figure
 
 
 class GenericAnalysis:
@@ -61,5 +61,4 @@ class GenericAnalysis:
         ax.set_xticklabels(names, rotation=30, ha="right")
         ax.set_ylabel("decisions per game")
         ax.set_title(title or f"{self.env_id}: decisions")
-        fig.tight_layout()
-        fig.savefig(path)
+        save_figure(fig, path)

@@ -32,28 +32,32 @@ from training.errors import UsageError, os_error_text
 
 from .beliefs import ActionPolicy, UnsupportedRandomness, policy_for
 from .dataset import game_rows
-from .games import plugin
+from .games import GameClaims, plugin
 from .games._common import Challenge
 from .metrics import GameReport, Settings, deception_report, format_report
 from .stored import StoredGame, open_db, stored_games
 
 
+def _plugin_or_none(env_id: str) -> GameClaims | None:
+    """``env_id``'s bluffing plugin; None for a game without one."""
+    try:
+        return plugin(env_id)
+    except LookupError:
+        return None
+
+
 def calls_possible(env_id: str) -> bool | None:
     """Whether a seat of ``env_id`` ever calls another's claim (its plugin has a ``facing``);
     None for a game without a plugin."""
-    try:
-        return plugin(env_id).has_calls
-    except LookupError:
-        return None
+    found = _plugin_or_none(env_id)
+    return None if found is None else found.has_calls
 
 
 def challenge_rule(env_id: str) -> Challenge | None:
     """Which actions at a call of ``env_id`` challenge the claim (its plugin's rule); None for a
     game without calls or without a plugin."""
-    try:
-        return plugin(env_id).challenge
-    except LookupError:
-        return None
+    found = _plugin_or_none(env_id)
+    return None if found is None else found.challenge
 
 
 # ----- the agents' probabilities of challenging ---------------------------------------------------

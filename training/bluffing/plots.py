@@ -18,6 +18,8 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from training.analytics._common import canvas, save_figure
+
 from .metrics import Bootstrapped, GameReport, Section, Settings, call_metrics, claim_metrics
 
 if TYPE_CHECKING:
@@ -26,16 +28,6 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float, float]
 """A value and its interval (NaN where undefined)."""
-
-
-def canvas(width: float, height: float) -> Figure:
-    """A figure on the Agg canvas (no GUI)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig
 
 
 def _point(b: Bootstrapped | dict[str, Any] | None) -> Point:
@@ -115,13 +107,8 @@ def plot_deception(reports: Sequence[GameReport], path: str | os.PathLike[str], 
         axes[0].annotate(
             f"{report.env_id}: {report.games} games", (0, 1.12), xycoords="axes fraction", fontweight="bold"
         )
-    fig.suptitle(
-        f"deception metrics ({settings.level:.0%} intervals: bootstrap over deals, {settings.n_boot} resamples)",
-        fontsize="medium",
-    )
-    fig.tight_layout()
-    fig.savefig(path)
-    return fig
+    title = f"deception metrics ({settings.level:.0%} intervals: bootstrap over deals, {settings.n_boot} resamples)"
+    return save_figure(fig, path, title, fontsize="medium")
 
 
 def plot_lie_detection(data: dict[str, Any], path: str | os.PathLike[str]) -> Figure:
@@ -146,13 +133,8 @@ def plot_lie_detection(data: dict[str, Any], path: str | os.PathLike[str]) -> Fi
                 _note_undefined(ax, scorers)
     skipped = [env for env, g in data["games"].items() if not g.get("scorers")]
     note = f"; no call decisions (claim side only): {', '.join(skipped)}" if skipped else ""
-    fig.suptitle(
-        f"lie detection on the test deals ({data['settings']['level']:.0%} bootstrap intervals over deals){note}",
-        fontsize="medium",
-    )
-    fig.tight_layout()
-    fig.savefig(path)
-    return fig
+    title = f"lie detection on the test deals ({data['settings']['level']:.0%} bootstrap intervals over deals){note}"
+    return save_figure(fig, path, title, fontsize="medium")
 
 
 def _note_undefined(ax: Any, scorers: list[dict[str, Any]]) -> None:

@@ -21,7 +21,7 @@ import dataclasses
 import json
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,21 @@ def _setting(item: str, cls: Any = TrainConfig) -> tuple[str, Any]:
     return name, value
 
 
+def _check_resumed(
+    config: TrainConfig | ExpertConfig, out: Path, env_id: str, overrides: dict[str, Any], fixed: Iterable[str]
+) -> None:
+    """A ``UsageError`` where the run resumed from ``out`` is of another game than ``env_id``, or
+    where ``overrides`` would change one of its ``fixed`` settings."""
+    if config.env_id != env_id:
+        raise UsageError(f"--resume: {out} holds a {config.env_id} run, not {env_id}")
+    for name in fixed:
+        if name in overrides and overrides[name] != getattr(config, name):
+            raise UsageError(
+                f"--resume: the run in {out} has {name}={getattr(config, name)}; "
+                f"it cannot change to {overrides[name]} (start a new run instead)"
+            )
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     registry.game_class(args.env_id)  # an unknown env id fails here, on one line
     out = Path(args.out) if args.out else Path("runs") / args.env_id
@@ -86,14 +101,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if not (out / "config.json").exists():
             raise UsageError(f"--resume: {out} holds no training run (no config.json); drop --resume to start one")
         config = load_config(out)
-        if config.env_id != args.env_id:
-            raise UsageError(f"--resume: {out} holds a {config.env_id} run, not {args.env_id}")
-        for name in _FIXED_ON_RESUME:
-            if name in overrides and overrides[name] != getattr(config, name):
-                raise UsageError(
-                    f"--resume: the run in {out} has {name}={getattr(config, name)}; "
-                    f"it cannot change to {overrides[name]} (start a new run instead)"
-                )
+        _check_resumed(config, out, args.env_id, overrides, _FIXED_ON_RESUME)
         vec = overrides.pop("vec", None)  # results do not depend on the vector env type
         for name, value in overrides.items():
             setattr(config, name, value)
@@ -172,14 +180,7 @@ def _expert_config(args: argparse.Namespace, out: Path) -> ExpertConfig:
     if not is_expert_run(out):
         raise UsageError(f"--resume: {out} holds a PPO self-play run, not expert iteration; drop --teacher")
     config = load_expert_config(out)
-    if config.env_id != args.env_id:
-        raise UsageError(f"--resume: {out} holds a {config.env_id} run, not {args.env_id}")
-    for name in _EXPERT_FIXED_ON_RESUME:
-        if name in overrides and overrides[name] != getattr(config, name):
-            raise UsageError(
-                f"--resume: the run in {out} has {name}={getattr(config, name)}; "
-                f"it cannot change to {overrides[name]} (start a new run instead)"
-            )
+    _check_resumed(config, out, args.env_id, overrides, _EXPERT_FIXED_ON_RESUME)
     for name, value in overrides.items():
         setattr(config, name, value)
     return config

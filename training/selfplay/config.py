@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -258,35 +258,51 @@ _FLAGS = {
     "final_eval_games": "--eval-games",
     "n_envs": "--n-envs",
     "device": "--device",
+    "imitate": "--imitate",
 }
+
+
+def command_line(
+    config: Any,
+    head: Sequence[str],
+    flags: Mapping[str, str],
+    skip: Collection[str],
+    always: Collection[str] = (),
+    none_flags: Collection[str] = (),
+) -> str:
+    """A run's ``smuggle train`` command line: ``head``, then in ``command_fields`` order every
+    field of ``config`` (a ``RunSettings`` dataclass) not in ``skip`` and not None that differs
+    from its default or is in ``always``: as its ``flags`` option where it has one, else ``--set
+    KEY=JSON``. A field of ``none_flags`` whose default is not None but whose value is, is written
+    ``FLAG none``. A run with ``game_options`` has none (a ``ConfigError``)."""
+    import json
+    import shlex
+
+    if config.game_options:
+        raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
+    default = type(config)()
+    parts = list(head)
+    for field in command_fields(type(config)):
+        name, value = field.name, getattr(config, field.name)
+        if value is None and name in none_flags and getattr(default, name) is not None:
+            parts += [flags[name], "none"]  # an option on by default, turned off
+        elif name in skip or value is None or (value == getattr(default, name) and name not in always):
+            continue
+        elif name in flags:
+            parts += [flags[name], str(value)]
+        else:
+            plain = list(value) if isinstance(value, tuple) else value
+            parts += ["--set", f"{name}={json.dumps(plain, separators=(',', ':'))}"]
+    return shlex.join(parts)
 
 
 def train_command(config: TrainConfig) -> str:
     """The ``smuggle train`` command line that makes this run: ``--players``, ``--steps`` and
     ``--seed`` always, then every other field that differs from its default (as a flag where
     there is one, else ``--set KEY=JSON``). What the model zoo's manifest records."""
-    import json
-    import shlex
-
-    if config.game_options:
-        raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
-    default = TrainConfig()
-    parts = ["smuggle", "train", config.env_id]
-    for field in command_fields(TrainConfig):
-        name, value = field.name, getattr(config, field.name)
-        always = name in ("num_players", "steps", "seed")
-        if name in _NOT_IN_COMMAND or (value == getattr(default, name) and not always) or value is None:
-            if name == "imitate" and value is None and default.imitate is not None:
-                parts += ["--imitate", "none"]
-            continue
-        if name == "imitate":
-            parts += ["--imitate", str(value)]
-        elif name in _FLAGS:
-            parts += [_FLAGS[name], str(value)]
-        else:
-            plain = list(value) if isinstance(value, tuple) else value
-            parts += ["--set", f"{name}={json.dumps(plain, separators=(',', ':'))}"]
-    return shlex.join(parts)
+    head = ["smuggle", "train", config.env_id]
+    always = ("num_players", "steps", "seed")
+    return command_line(config, head, _FLAGS, _NOT_IN_COMMAND, always, none_flags=("imitate",))
 
 
 def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from training.analytics._common import canvas, save_figure
 from training.stats import few_deals_warning, fmt_num, format_table, one_deal_interval
 
 from .ratings import Standings
@@ -196,15 +197,6 @@ def write_head_to_head_csv(standings: Standings, path: str | os.PathLike) -> Non
                     w.writerow([a, b, met, standings.ahead[i][j], standings.ahead[i][j] / met if met else ""])
 
 
-def _canvas(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def players_per_game(standings: Standings) -> int:
     """Seats per game (every game fills every seat): seat-games over games; 0 without games."""
     return round(sum(s.games for s in standings.agents) / standings.games) if standings.games else 0
@@ -269,14 +261,11 @@ def plot_ratings(standings: Standings, path: str | os.PathLike, title: str = "")
     (``AgentStanding.rating_interval`` and ``win_interval``). No legend: the axis labels say what
     the lines are. Returns the figure (already saved to ``path``)."""
     agents = standings.agents
-    fig = _canvas(11, 1.9 + 0.45 * len(agents))
+    fig = canvas(11, 1.9 + 0.45 * len(agents))
     ys = list(range(len(agents)))[::-1]
     _rating_panel(fig.add_subplot(1, 2, 1), standings, ys)
     _win_panel(fig.add_subplot(1, 2, 2), standings, ys)
-    fig.suptitle(title or "ratings")
-    fig.tight_layout()
-    fig.savefig(path)
-    return fig
+    return save_figure(fig, path, title or "ratings")
 
 
 def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str = "") -> None:
@@ -284,7 +273,7 @@ def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str 
     order = [s.name for s in standings.agents]
     k = len(order)
     matrix = [[math.nan if a == b else standings.head_to_head(a, b) for b in order] for a in order]
-    fig = _canvas(1.8 + 0.8 * k, 1.4 + 0.7 * k)
+    fig = canvas(1.8 + 0.8 * k, 1.4 + 0.7 * k)
     ax = fig.add_subplot(1, 1, 1)
     image = ax.imshow(matrix, cmap="RdBu", vmin=0.0, vmax=1.0)
     for i in range(k):
@@ -310,8 +299,7 @@ def plot_head_to_head(standings: Standings, path: str | os.PathLike, title: str 
 
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, format=PercentFormatter(1.0))
     bar.set_label(f"finished ahead (% of common games; {standings.games:,} games in all)")
-    fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
 
 
 def report_paths(out_dir: str | os.PathLike, stem: str) -> dict[str, Path]:

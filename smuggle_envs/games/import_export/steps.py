@@ -131,6 +131,21 @@ def _power_option(
     return True
 
 
+def _done_or_power(
+    st: ImportExportStateBase,
+    p: int,
+    action: int,
+    table: Mapping[int, Callable[[ImportExportStateBase, int], None]],
+) -> bool:
+    """Whether p's answer to an action's card ask was settled before any card: DONE (p's actions
+    end) or a power's option (``_power_option``, which asks the action again after an "any time"
+    power)."""
+    if action == A.DONE:
+        st.actions_left[p] = 0
+        return True
+    return _power_option(st, p, action, table, ("act", p))
+
+
 def t_turn(st: ImportExportStateBase) -> None:
     n = st.n
     if st.double_turn[st.leader] == 1:
@@ -322,10 +337,7 @@ def _load_options(st: ImportExportStateBase, p: int) -> list[int]:
 
 
 def r_contract_card(st: ImportExportStateBase, action: int, p: int) -> None:
-    if action == A.DONE:
-        st.actions_left[p] = 0
-        return
-    if _power_option(st, p, action, M.CONTRACT_OPTIONS, ("act", p)):
+    if _done_or_power(st, p, action, M.CONTRACT_OPTIONS):
         return
     card = action - A.CARD
     st.hands[p].remove(card)
@@ -352,10 +364,7 @@ def r_contract_ship(st: ImportExportStateBase, action: int, p: int, card: int) -
 
 
 def r_load_card(st: ImportExportStateBase, action: int, p: int) -> None:
-    if action == A.DONE:
-        st.actions_left[p] = 0
-        return
-    if _power_option(st, p, action, M.LOAD_OPTIONS, ("act", p)):
+    if _done_or_power(st, p, action, M.LOAD_OPTIONS):
         return
     card = action - A.CARD
     st.hands[p].remove(card)
@@ -397,10 +406,7 @@ def _ask_pirate_take(st: ImportExportStateBase, p: int) -> None:
 
 def r_pirate_take(st: ImportExportStateBase, action: int, p: int, free: int = 0) -> None:
     """``free``: Drugs' extra container, which costs no action."""
-    if action == A.DONE:
-        st.actions_left[p] = 0
-        return
-    if _power_option(st, p, action, M.PIRATE_OPTIONS, ("act", p)):
+    if _done_or_power(st, p, action, M.PIRATE_OPTIONS):
         return
     card = action - A.CARD
     if not free:
@@ -447,10 +453,7 @@ def r_pirate_place(st: ImportExportStateBase, action: int, p: int, card: int) ->
 
 
 def r_supply(st: ImportExportStateBase, action: int, p: int) -> None:
-    if action == A.DONE:
-        st.actions_left[p] = 0
-        return
-    if _power_option(st, p, action, {}, ("act", p)):
+    if _done_or_power(st, p, action, {}):
         return
     card = action - A.CARD
     st.actions_left[p] -= 1

@@ -14,7 +14,7 @@ from typing import Any
 from smuggle_envs.core.errors import ConfigError
 from smuggle_envs.core.spec import GameSpec
 
-from ..config import RunSettings, command_fields, run_game_spec
+from ..config import RunSettings, command_line, run_game_spec
 from .teacher import teacher_options
 
 RECIPE = "expert-iteration"
@@ -135,20 +135,5 @@ def expert_command(config: ExpertConfig) -> str:
     """The ``smuggle train`` command line that makes this run (what the model zoo records):
     ``--players``, ``--seed`` and ``--teacher`` always, every other field that differs from its
     default as a flag or ``--set KEY=JSON``."""
-    import shlex
-
-    if config.game_options:
-        raise ConfigError("a run with game_options has no smuggle train command line (rule variants are set in code)")
-    default = ExpertConfig()
-    parts = ["smuggle", "train", config.env_id, "--teacher", config.teacher]
-    for field in command_fields(ExpertConfig):
-        name, value = field.name, getattr(config, field.name)
-        always = name in ("num_players", "seed")
-        if name in _NOT_IN_COMMAND or value is None or (value == getattr(default, name) and not always):
-            continue
-        if name in _FLAGS:
-            parts += [_FLAGS[name], str(value)]
-        else:
-            plain = list(value) if isinstance(value, tuple) else value
-            parts += ["--set", f"{name}={json.dumps(plain, separators=(',', ':'))}"]
-    return shlex.join(parts)
+    head = ["smuggle", "train", config.env_id, "--teacher", config.teacher]
+    return command_line(config, head, _FLAGS, _NOT_IN_COMMAND, always=("num_players", "seed"))
