@@ -160,6 +160,7 @@ def _card_pieces(game: HumbleSmuggleGame, n: int, plays: str) -> list[Piece]:
 
 
 def _scored_pieces(n: int, plays: str, symbols: str) -> list[Piece]:
+    """Each seat's scored cards (symbols, points, count), then the last reveal."""
     return [
         Piece(
             "scored_symbols",
@@ -189,6 +190,13 @@ def _scored_pieces(n: int, plays: str, symbols: str) -> list[Piece]:
             "rotated",
             1 / 20,
         ),
+        *_last_reveal_pieces(n, plays),
+    ]
+
+
+def _last_reveal_pieces(n: int, plays: str) -> list[Piece]:
+    """The last reveal: each seat's card, the Play cards on it, what was discarded, the centre."""
+    return [
         Piece(
             "last_card",
             n,

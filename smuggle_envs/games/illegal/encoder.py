@@ -71,6 +71,13 @@ def _seat_pieces(game: IllegalGame, n: int, per_kind: tuple[float, ...]) -> list
             seats="rotated_rows",
             scale=per_business * n,
         ),
+        *_hand_pieces(n, per_kind),
+    ]
+
+
+def _hand_pieces(n: int, per_kind: tuple[float, ...]) -> list[Piece]:
+    """Every seat's hand size and lost turns, the open hands, what you know of hands, your pass."""
+    return [
         Piece("hand_size", n, "cards in hand per seat / 7", 0.0, INF, "hand_size", "rotated", HAND_SCALE),
         Piece(
             "lost_turns", n, "turns each seat still has to sit out / 2", 0.0, INF, "skip", "rotated", LOST_TURNS_SCALE
