@@ -82,6 +82,11 @@ _IMPORT_TIME = "runs once at import, before mutmut switches a mutant on, so no r
 _MASK_CACHE = "the per-phase masks are a cache: without one the core builds the same mask from legal_actions"
 _SMUGGLE = "smuggle_envs.games.smuggle.steps."
 _HUMBLE = "smuggle_envs.games.humble_smuggle.steps."
+_ILLEGAL = "smuggle_envs.games.illegal.steps."
+_IE_SCORING = "smuggle_envs.games.import_export.scoring."
+_IE_SEATS = "a game has at least 2 seats, so the other seats are never empty and max() never needs its default"
+_IE_DECLARE = "a needless declaration offers only the harbor the player has: the same goods, no wild goods"
+_IE_BONUS = "a majority amount is 6 or 8 (doubled by Sauna) or -6 (turned by Ivory): never 0 or 1"
 _OVERWRITTEN = "the loop below sets every seat's entry before it is read"
 _REVISIT = "it only revisits seats that have drawn already (nothing pending, within the limit): no-ops"
 _NO_OFFICER = "'no next Officer' is only ever tested as `< 0`"
@@ -129,6 +134,55 @@ EQUIVALENT: dict[str, str] = {
     f"{_HUMBLE}x__discard__mutmut_19": _REVISIT,
     f"{_HUMBLE}x__continue_draws__mutmut_10": "a seat's pending draws are set at every reveal before they are read",
     f"{_HUMBLE}x__continue_draws__mutmut_11": "a seat's pending draws are set at every reveal before they are read",
+    "smuggle_envs.games.ciq.steps.x__can_attack__mutmut_2": "the player to move always holds a card: with an empty "
+    "hand and every source empty he has won already (at his turn's end, or when the Stock ran out)",
+    **{
+        f"smuggle_envs.games.ciq.steps.x__resolve__mutmut_{i}": "the loop is left at once and its end sets 0 "
+        "again before anything reads it"
+        for i in (19, 20)
+    },
+    "smuggle_envs.games.ciq.steps.x__resolve__mutmut_30": "the smuggled card is always the last of the shipment: "
+    "nothing follows it to skip or to stop",
+    "smuggle_envs.games.ciq.steps.x__resolve__mutmut_74": "only `_TURN_ENDS` stops the loop: None goes on too",
+    "smuggle_envs.games.ciq.steps.x__resolve__mutmut_42": "with nothing transferred yet, pulling 0 moves and ends "
+    "nothing: at that point an empty Export pile means an empty Import pile (the turn's start turned it over)",
+    **{
+        f"smuggle_envs.games.ciq.steps.x__resolve__mutmut_{i}": "the turn's end clears it before it is read (a "
+        "finished game or a dropped probe copy never reads it)"
+        for i in (80, 81)
+    },
+    **{
+        f"smuggle_envs.games.ciq.steps.x__end_shipment__mutmut_{i}": "a shipment's first card is Legal (or a "
+        "Joker): the smuggled card's index is never 0"
+        for i in (1, 2)
+    },
+    "smuggle_envs.games.ciq.steps.x__ship__mutmut_16": "the first card is Legal (legal_actions), so the value test "
+    "alone already keeps it from being smuggled",
+    "smuggle_envs.games.ciq.steps.x__ship__mutmut_42": "`bribe` is only ever tested for truth: None as False",
+    **{f"{_ILLEGAL}x_legal_action_mask__mutmut_{i}": _MASK_CACHE for i in (3, 4, 6, 7)},
+    f"{_ILLEGAL}x__on_trade__mutmut_18": "raising what a seat knows to the count it already knows is a no-op",
+    f"{_ILLEGAL}x__end_turn__mutmut_13": "'' is as falsy as None: no hassle that costs a business, no loss either way",
+    f"{_IE_SCORING}x_final_scores__mutmut_44": "without Ferraris or Ceramics virtual_goods adds nothing",
+    f"{_IE_SCORING}x_final_scores__mutmut_57": _IE_DECLARE,
+    f"{_IE_SCORING}x__foxes__mutmut_10": "'no Foxes holder' is only tested as >= 0 or as a seat among the tied: -2 as -1",
+    f"{_IE_SCORING}x__harbors__mutmut_49": "the dict only keeps the harbors distinct and in order: its values are never read",
+    **{f"{_IE_SCORING}xǁ_Goodsǁscorer__mutmut_{i}": _IE_SEATS for i in (6, 8, 9)},
+    **{f"{_IE_SCORING}x__rank__mutmut_{i}": _IE_SEATS for i in (15, 17)},
+    **{f"{_IE_SCORING}x__declares__mutmut_{i}": _IE_DECLARE for i in (6, 11, 19)},
+    **{f"{_IE_SCORING}x__best_wilds__mutmut_{i}": "the message of an assert that cannot fail" for i in (46, 47)},
+    **{f"{_IE_SCORING}xǁ_Goodsǁshare__mutmut_{i}": _IE_BONUS for i in (18, 19)},
+    "smuggle_envs.games.import_export.ties.x_most_share__mutmut_12": "alone, split(bonus, 1) is the whole bonus too",
+    f"{_ILLEGAL}x__magnum_removes__mutmut_1": "there is one Magnum: the discard pile held none before it",
+    f"{_ILLEGAL}x__magnum_removes__mutmut_18": "`cancelled` is only tested for truth: None as False",
+    **{
+        f"{_ILLEGAL}x__ask_lose__mutmut_{i}": "without the seat `_on_lose` takes the decider: the player to move, who is "
+        "the one losing (at his turn's end, or after his own Paranoia card)"
+        for i in (6, 9)
+    },
+    f"{_ILLEGAL}x__on_lose__mutmut_8": "the seat passed in is always the decider (see `_ask_lose`)",
+    f"{_ILLEGAL}x__open_window__mutmut_6": "`cancelled` is only tested for truth: None as False",
+    f"{_ILLEGAL}x__on_react__mutmut_11": "`cancelled` is only tested for truth: None as False",
+    f"{_ILLEGAL}x__on_react__mutmut_21": "there is one Magnum: the discard pile held none before it",
 }
 
 
@@ -227,15 +281,8 @@ def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[s
     if not names:
         return old or {}
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
-    log = (work / f"{game}.log").open("w", encoding="utf-8")
-    try:
-        code = subprocess.run(
-            cmd, cwd=copy, stdout=log, stderr=subprocess.STDOUT, timeout=limit, check=False
-        ).returncode
-    except subprocess.TimeoutExpired:
-        code = 0
-        print(f"{game}: stopped after {limit:.0f} s; what was checked is kept", file=sys.stderr)
-    log.close()
+    with (work / f"{game}.log").open("w", encoding="utf-8") as log:
+        code = _run_mutmut(cmd, copy, log, limit, game)
     if code not in (0, -signal.SIGTERM, -signal.SIGINT):  # stopped by hand: keep what was checked
         raise SystemExit(f"{game}: mutmut failed (exit {code}), nothing stored: see {log.name}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -253,6 +300,32 @@ def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[s
         "statuses": status,
         "survivors": survivors,
     }
+
+
+def _run_mutmut(cmd: list[str], copy: Path, log: Any, limit: float, game: str) -> int:
+    """Run mutmut for at most ``limit`` seconds. At the limit it is stopped with SIGINT, which
+    mutmut catches to write what it checked (a SIGKILL left its .meta files empty and lost the
+    run's results); its exit code, 0 for a run stopped at the limit."""
+    process = subprocess.Popen(cmd, cwd=copy, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        return process.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        print(f"{game}: stopped after {limit:.0f} s; what was checked is kept", file=sys.stderr)
+        return 0
+
+
+def _store(path: Path, game: str, result: dict[str, Any]) -> None:
+    """Write one game's result into the JSON at ``path``, read again just before: runs of other
+    games at the same time keep theirs."""
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": {}}
+    data["games"][game] = result
+    path.write_text(json.dumps(report(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def counts(result: dict[str, Any]) -> dict[str, int]:
@@ -333,12 +406,11 @@ def main(argv: list[str] | None = None) -> int:
                 old = data["games"].get(game) if args.survivors else None
                 if args.survivors and old is None:
                     p.error(f"{game} has no stored results: run it without --survivors first")
-                data["games"][game] = run_game(game, work, args.max_children, args.limit, old)
-                path.write_text(json.dumps(report(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                _store(path, game, run_game(game, work, args.max_children, args.limit, old))
         finally:
             if not args.workdir:
                 shutil.rmtree(work, ignore_errors=True)
-    data = report(data)
+    data = report(json.loads(path.read_text(encoding="utf-8")) if path.exists() else data)
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(markdown(data["table"]))
     return 0

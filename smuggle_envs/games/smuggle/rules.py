@@ -20,10 +20,6 @@ from .render import render
 from .resample import resample
 from .state import SmuggleStateBase
 
-# Kept only for tests/games/smuggle/test_boundaries.py (being written beside this change), until it
-# imports them from ``vocab`` as every other module does.
-from .vocab import DECLARE, DISCARD, OFFICER, RECEIVE  # noqa: F401
-
 
 class SmuggleState(SmuggleStateBase):
     """A Smuggle position (see ``SmuggleStateBase`` for its fields): the functions of

@@ -5,13 +5,12 @@ scores) that a one-line bug could move (``benchmarks/mutation.py`` plants such b
 players unless said otherwise: P0 plays first, P1 is the target. Cards are named like "10d".
 """
 
-import smuggle_envs
 from smuggle_envs.games.ciq import actions as A
+from smuggle_envs.games.ciq.steps import shipment_transfers, smuggled_worth
 from smuggle_envs.games.ciq.vocab import (
     AFTER_SABOTAGE,
     FIRE_DECISION,
     GIVE_FROM_HAND,
-    MAIN,
     OPEN,
     OVER,
     SABOTAGE2,
@@ -94,16 +93,15 @@ def test_rule12_a_joker_opens_a_sabotage_only_with_a_suited_card_to_follow_exact
 
 # ----- rule 8: targets, counted clockwise from the player to move ---------------------------------
 def test_rule8_target_offsets_count_clockwise_from_the_last_seat_round_to_the_first(table):
-    # four players, P3 to move: offset 1 is P0, 2 is P1, 3 is P2; only P1's 2 tolerates a 2
-    hands = {3: ["2c", "Kc", "Kd", "Qc", "Qd", "Jc", "Jd"]}
-    tolerance = {0: ["2s"], 1: ["6s"], 2: ["2h"], 3: ["6c"]}
-    t = table(4, hands=hands, tolerance={**tolerance, 1: []}, stock=STOCK, turn=3)
-    assert {a for a in t.legal() if A.TARGET <= a < A.STOP} == {A.target(1), A.target(2), A.target(3)}
-    t2 = table(4, hands=hands, tolerance=tolerance, stock=STOCK, turn=3)
-    hand = dict.fromkeys(("Kc", "Kd", "Qc", "Qd", "Jc", "Jd"), 0)
-    assert not hand or {a for a in t2.legal() if A.TARGET <= a < A.STOP} == {A.target(1), A.target(2), A.target(3)}
-    t2.target(2)
-    assert t2.state.target == 1 and t2.state.phase == OPEN and t2.state.current_player() == 3
+    # four players, P3 to move: offset 1 is P0, 2 is P1, 3 is P2; nothing of P3's is Legal at P1's 2
+    hands = {3: ["5c", "Kc", "Kd", "Qc", "Qd", "Jc", "Jd"]}
+    tolerance = {0: ["5s"], 1: ["2s"], 2: ["6s"], 3: ["6c"]}
+    t = table(4, hands=hands, tolerance=tolerance, stock=STOCK, turn=3)
+    assert {a for a in t.legal() if A.TARGET <= a < A.STOP} == {A.target(1), A.target(3)}
+    t.target(3)
+    assert t.state.target == 2 and t.state.phase == OPEN and t.state.current_player() == 3
+    t2 = table(4, hands=hands, tolerance=tolerance, stock=STOCK, turn=3).target(1)
+    assert t2.state.target == 0 and t2.legal() == {A.ship("5c"), A.sabotage("5c")}  # 5 at a 5
 
 
 def test_rule8_jokers_alone_offer_no_target_a_joker_and_one_more_card_do_exactly_at_the_limit(table):
@@ -124,7 +122,7 @@ def test_rule22_a_hand_of_exactly_the_cards_owed_goes_without_a_choice_and_wins_
     s = t.state
     t.ship("2c").stop()  # 2 owed from a hand of exactly 2: both go, nothing to choose
     assert s.hand_size[0] == 0 and t.imports(1) == sorted(["2c", "5d", "9h"])
-    assert s.phase == OVER and s.winners == [0] and s.scores() == [0.0, -8.0 - 1.0 - 3.0]
+    assert s.phase == OVER and s.winners == [0] and s.scores() == [0.0, -(7 + 3 + 1)]
 
 
 def test_rule22_an_export_pile_of_exactly_the_cards_owed_runs_out_and_ends_the_turn_exactly_at_the_limit(table):
@@ -158,3 +156,152 @@ def test_rule22_a_stock_of_one_card_over_what_is_owed_lasts_one_before_the_limit
     s = t.state
     t.ship("3c", "2c").stop()  # 3 of 4, then the 2 takes the last one (of 2 owed) and ends the turn
     assert not s.stock and s.current_player() == 1 and s.exp_size[1] == 2 + 4 and s.imp_size[1] == 0
+
+
+# ----- rules 19, 21, 22: an Ace's transfer counts for a Queen, and its run-out ends the turn ----------
+def test_rule19_a_queen_after_an_ace_doubles_the_ace_transfer_too(table):
+    t = table(
+        hands={0: ["3c", "Ac", "Qc", "2d", "4d", "5d", "7d"], 1: P1_HAND},
+        tolerance={1: []},
+        exports={0: ["2h", "3h", "4h", "5h", "7h"], 1: ["Ad"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("3c", "Ac", "Qc").stop()
+    # the 3 takes 3 Export cards, the Ace the other 2 (nothing left anywhere but the hand); the
+    # Queen owes 3 + 2 = 5, more than the 4 cards in hand: they all go, and P0 has won
+    assert s.exp_size[0] == 0 and s.hand_size[0] == 0 and s.imp_size[1] == 3 + 5 + 4
+    assert s.phase == OVER and s.winners == [0]
+
+
+def test_rule22_an_ace_emptying_the_export_pile_with_import_cards_ends_the_turn(table):
+    t = table(
+        hands={0: ["Ac", "Kc", "2d", "4d", "5d", "7d", "8d"], 1: P1_HAND},
+        tolerance={1: []},
+        exports={0: ["2h", "3h"], 1: ["Ad"]},
+        imports={0: ["Kh"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("Ac", "Kc").stop()  # the Ace runs the Export pile out: the King moves nothing
+    assert t.imports(0) == ["Kh"] and s.imp_size[1] == 2 + 2 and s.current_player() == 1
+
+
+def test_rule22_an_ace_emptying_the_export_pile_with_an_empty_import_pile_goes_on_from_the_hand(table):
+    t = table(
+        hands={0: ["Ac", "3c", "2d", "4d", "5d", "7d", "8d"], 1: P1_HAND},
+        tolerance={1: []},
+        exports={0: ["2h", "3h"], 1: ["Ad"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("Ac", "3c").stop()  # the Ace takes both Export cards; the 3 is owed from the hand
+    assert s.phase == GIVE_FROM_HAND and s.res_pending == 3 and s.imp_size[1] == 2 + 2
+
+
+# ----- rule 18: a Jack's turned-over card that leaves Export cards lets the turn go on ----------
+def test_rule18_a_jack_turning_over_an_export_card_with_import_cards_still_transfers_double(table):
+    t = table(
+        hands={0: ["Jc", "2d", "4d", "5d", "7d", "8d", "9d"], 1: P1_HAND},
+        tolerance={1: []},
+        exports={0: ["2h"] * 5, 1: ["Ad"]},
+        imports={0: ["Kh"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("Jc").stop()  # turns over a 2 (4 Export cards left), then transfers 4: run out, the end
+    assert s.imp_size[1] == 1 + 1 + 4 and s.exp_size[0] == 0 and t.imports(0) == ["Kh"]
+    assert s.current_player() == 1
+
+
+def test_rule19_a_queen_doubles_transfers_from_the_export_pile(table):
+    t = table(
+        hands={0: ["3c", "2c", "Qc", "2d", "4d", "5d", "7d"], 1: P1_HAND},
+        tolerance={1: []},
+        exports={0: ["4h", "4s", "5h", "5s"] * 3, 1: ["Ad"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("3c", "2c", "Qc").stop()  # 3 and 2 from the Export pile, then the Queen 3 + 2 more
+    assert s.imp_size[1] == 3 + 3 + 2 + 5 and s.exp_size[0] == 12 - 10 and s.current_player() == 1
+
+
+# ----- rule 24: a Fire is shown on the table ------------------------------------------------------
+def test_rule24_a_fire_is_remembered_with_its_seat_and_card(table):
+    t = table(
+        hands={0: ["6h", "10h", "3c", "4c", "5c", "7c", "8c"], 1: ["Qs", "Kd", "3s", "8s", "9c", "9d", "7s"]},
+        tolerance={1: ["9s"]},
+        stock=STOCK,
+    )
+    s = t.state
+    t.ship("6h", "10h")
+    assert s.phase == FIRE_DECISION and s.last_fire is None
+    t.fire("Kd")
+    assert s.last_fire == (1, A.card("Kd"))
+    assert s.imp_size[1] == 2 + 6  # the 6 still transfers; the fired 10 does not
+
+
+def test_rule19_a_queen_after_a_king_doubles_the_king_transfer_too(table):
+    t = table(
+        hands={0: ["3c", "Kc", "Qc", "2d", "4d", "5d", "7d"], 1: P1_HAND},
+        tolerance={1: []},
+        imports={0: ["Ah", "As"]},
+        stock=STOCK,
+    )
+    s = t.state
+    t.ship("3c", "Kc", "Qc").stop()  # 3 from the Stock, the King 2 Import cards, the Queen 3 + 2
+    assert s.imp_size[1] == 3 + 3 + 2 + 5 and s.imp_size[0] == 0 and len(s.stock) == len(STOCK) - 8
+
+
+# ----- rule 9: what a pass shows everyone -----------------------------------------------------------
+def _dead(tolerance):
+    """The suited kinds that alone allow nothing: Illegal at ``tolerance``, no Hire on a spade."""
+    return frozenset(k for k in range(A.JOKER) if k // 13 != 3 and k % 13 + 2 > tolerance)
+
+
+def test_rule9_a_pass_shows_no_playable_card_or_only_jokers_and_two_passes_show_both(table):
+    joker = (frozenset({A.JOKER}), frozenset(), 0)
+    hands = {0: ["Kd", "Kh"], 1: ["3c", "2s", "8s", "9d", "10s", "Js", "4d"]}
+    t = table(hands=hands, tolerance={0: ["6s"], 1: ["9c"]}, stock=[])
+    s = t.state
+    t.pass_()
+    assert s.shown[0] == ((_dead(9), frozenset(), 0), joker)
+    t.hire("3c")  # P1's tolerance falls to 3: more kinds are dead alone, but P0's hand met both
+    t.pass_()
+    assert s.shown[0] == ((_dead(9), frozenset(), 0), joker)
+
+
+def test_rule22_a_whole_hand_given_counts_with_what_came_before(table):
+    t = table(
+        hands={0: ["3c", "10c", "5d", "7d"], 1: P1_HAND},
+        tolerance={1: ["9s"]},
+        exports={0: ["2h", "3h", "4h"], 1: ["Ad"]},
+        stock=[],
+    )
+    s = t.state
+    t.ship("3c", "10c")  # the 10 is smuggled: the target decides before any transfer
+    assert s.phase == FIRE_DECISION
+    # the 3 empties the Export pile (no Import cards: it goes on); the 10 is owed from a hand of 2
+    assert shipment_transfers(s) == 3 + 2 and shipment_transfers(s, with_smuggled=False) == 3
+    assert smuggled_worth(s) == 2
+
+
+def test_rule9_a_second_pass_after_a_draw_keeps_only_what_the_hand_can_still_be(table):
+    # P0 passes with two dead cards; P1 ships a 4 (Legal at P0's 6, Illegal at P1's 2) and gives 4
+    # dead cards; P0 draws all 5 and passes again: the hand still holds its 2 old cards
+    hands = {0: ["Kd", "Kh"], 1: ["4d", "Jd", "Qd", "Kc", "Qc", "Jc", "Jh"]}
+    t = table(hands=hands, tolerance={0: ["6s"], 1: ["2c"]}, stock=[])
+    s = t.state
+    t.pass_()
+    t.ship("4d").stop().give("Jd", "Qd", "Kc", "Qc")
+    assert s.current_player() == 0 and s.hand_size[0] == 7 and list(s.legal_actions()) == [A.PASS]
+    t.pass_()
+    # its 2 old cards are all dead alone, or both Jokers; an option that counts them in neither is gone
+    joker = frozenset({A.JOKER})
+    assert s.shown[0] == ((_dead(2), _dead(2), 2), (joker, joker, 2))
+
+
+def test_rule14_the_table_counts_two_shipped_copies_of_one_card(table):
+    t = table(hands={0: ["5h", "5h", "2d", "3d", "4d", "Kd", "Kc"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
+    t.ship("5h", "5h")
+    assert t.state.f_ship[A.card("5h")] == 2 and t.state.phase == SHIPPING

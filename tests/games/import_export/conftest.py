@@ -12,6 +12,7 @@ import pytest
 from smuggle_envs.games.import_export import ImportExportGame
 from smuggle_envs.games.import_export import actions as A
 from smuggle_envs.games.import_export.data import ACTIONS, GOOD_TYPES
+from smuggle_envs.games.import_export.scoring import _best_harbor
 
 # Harbor colours for seats 0, 1, 2, ...: green (technology), yellow, black, blue, red, grey.
 DEFAULT_COLOURS = [0, 1, 2, 3, 4, 5]
@@ -79,3 +80,11 @@ class Table:
 @pytest.fixture
 def table():
     return Table
+
+
+@pytest.fixture(autouse=True)
+def _fresh_scoring_cache():
+    """Each test scores from scratch: ``_best_harbor`` remembers answers across tests, so a test
+    whose position an earlier test (or mutmut's stats run, inherited by every forked mutant
+    run) already scored would never reach the code under test."""
+    _best_harbor.cache_clear()

@@ -9,7 +9,7 @@ import numpy as np
 
 import smuggle_envs
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.rules import DECLARE, DISCARD, OFFICER, RECEIVE
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, RECEIVE
 from smuggle_envs.games.smuggle.vocab import SEARCH_RECORD_FIELDS
 
 LUG = "luggage"
