@@ -9,8 +9,7 @@ import numpy as np
 
 import smuggle_envs
 from smuggle_envs.games.smuggle import actions as A
-from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, RECEIVE
-from smuggle_envs.games.smuggle.vocab import SEARCH_RECORD_FIELDS
+from smuggle_envs.games.smuggle.vocab import DECLARE, DISCARD, OFFICER, RECEIVE, SEARCH_RECORD_FIELDS
 
 LUG = "luggage"
 CROWN = ["crown", LUG, LUG, LUG]  # fine 1000, duty 500
