@@ -24,7 +24,7 @@ on any backend, on any day (only the decision times differ).
 def add_bench(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "bench",
-        help="an agent's scorecard on the benchmark protocol (or compare two)",
+        help="an agent's scorecard on the benchmark protocol",
         description="Give an agent a scorecard on the versioned benchmark protocol: win rate and mean\n"
         "score with intervals in each field, its rating and place in the mixed field, decision\n"
         "time, errors and fallbacks, the deception metrics; printed, written as JSON (a versioned\n"
