@@ -19,12 +19,10 @@ browser console error stops the script.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
-from training.web.browser import Browser, ThreadServer  # noqa: E402
+from training.web.browser import Browser, ThreadServer, largest_position, seat_call  # noqa: E402
 
 STATE_JS = """
 const d = document.querySelector('#decision[data-kind][data-ready]');
@@ -149,36 +147,6 @@ def bid_shot(server: ThreadServer, path: Path, seed: int = 2) -> None:
 
 PLAY_SHOTS = {"smuggle_v0": 3, "ciq_v0": 1, "illegal_v0": 2, "humble_smuggle_v0": 1, "import_export_v0": 1}
 """env id -> the seed of the game shown (the browser test's, ``test_browser.py``)."""
-
-
-def largest_position(env_id: str, seed: int, players: int = 4) -> tuple[list[int], int]:
-    """A seeded random game's actions, and the step whose seat to move has the most to show."""
-    from smuggle_envs import make_game
-    from training.web.cards import seat_zones
-
-    game = make_game(env_id, num_players=players)
-    state, rng = game.new_initial_state(seed), random.Random(seed)
-    actions: list[int] = []
-    best, at = -1, 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        shown = sum(c["count"] for z in seat_zones(game, state.observation(seat), seat) for c in z["cards"])
-        legal = state.legal_actions()
-        if shown + len(legal) > best:
-            best, at = shown + len(legal), len(actions)
-        actions.append(rng.choice(legal))
-        state.apply_action(actions[-1])
-    return actions, at
-
-
-def seat_call(server: ThreadServer, path: str, token: str, body: object) -> object:
-    request = urllib.request.Request(
-        server.url + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-Seat-Token": token},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
 
 
 def play_shot(server: ThreadServer, env_id: str, seed: int, path: Path) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import tempfile
 import threading
 import time
@@ -162,3 +163,35 @@ class Browser:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"timed out waiting for {what or expression} on {self.driver.current_url}")
             time.sleep(0.03)
+
+
+def largest_position(env_id: str, seed: int, players: int = 4) -> tuple[list[int], int]:
+    """A seeded random game's actions, and the step whose seat to move has the most to show."""
+    from smuggle_envs import make_game
+
+    from .cards import seat_zones
+
+    game = make_game(env_id, num_players=players)
+    state, rng = game.new_initial_state(seed), random.Random(seed)
+    actions: list[int] = []
+    best, at = -1, 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        shown = sum(c["count"] for z in seat_zones(game, state.observation(seat), seat) for c in z["cards"])
+        legal = state.legal_actions()
+        if shown + len(legal) > best:
+            best, at = shown + len(legal), len(actions)
+        actions.append(rng.choice(legal))
+        state.apply_action(actions[-1])
+    return actions, at
+
+
+def seat_call(server: ThreadServer, path: str, token: str, body: Any) -> Any:
+    """POST ``body`` as a seat (its token) to the running ``server``; the JSON answer."""
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Seat-Token": token},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)

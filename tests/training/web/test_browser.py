@@ -29,7 +29,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from training.web.browser import Browser, ThreadServer
+from training.web.browser import Browser, ThreadServer, largest_position, seat_call
 
 STATIC = Path(__file__).resolve().parents[3] / "training" / "web" / "static"
 GAME_LIMIT = 240  # seconds one whole game may take (about 10 to 40 s on an idle machine)
@@ -507,39 +507,6 @@ return {hand: box(document.querySelector('[data-zone="Your hand"]')), decision: 
         result: box(document.getElementById('result')), height: window.innerHeight, width: window.innerWidth,
         docked: !!document.querySelector('#dock #result')};
 """
-
-
-def largest_position(env_id: str, seed: int, players: int = 4) -> tuple[list[int], int]:
-    """A seeded random game's actions, and the step whose seat to move has the most to show:
-    cards in its zones plus legal actions (Smuggle's full suitcase, CIQ's long Export pile)."""
-    from smuggle_envs import make_game
-    from training.web.cards import seat_zones
-
-    game = make_game(env_id, num_players=players)
-    state, rng = game.new_initial_state(seed), random.Random(seed)
-    actions, best, at = [], -1, 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        shown = sum(c["count"] for z in seat_zones(game, state.observation(seat), seat) for c in z["cards"])
-        legal = state.legal_actions()
-        if shown + len(legal) > best:
-            best, at = shown + len(legal), len(actions)
-        actions.append(rng.choice(legal))
-        state.apply_action(actions[-1])
-    return actions, at
-
-
-def seat_call(server: ThreadServer, path: str, token: str, body: Any) -> Any:
-    import json
-    import urllib.request
-
-    request = urllib.request.Request(
-        server.url + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-Seat-Token": token},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
 
 
 def four_people_play(
