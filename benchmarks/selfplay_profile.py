@@ -22,6 +22,8 @@ from pathlib import Path
 
 # sb3-contrib's masked distribution, torch's, and this package's faster one (training/selfplay/policy.py).
 _DISTRIBUTION = ("maskable/distributions.py", "torch/distributions", "selfplay/policy.py")
+# SB3's torch forward, or the numpy copy and its draw (training/selfplay/rollout.py).
+_LEARNER_FORWARD = ("MaskableActorCriticPolicy.forward ", "NumpyActorCritic.__call__ ", "sample_masked ")
 # (share, parent, frame substrings): a stack belongs to a share when one of its frames contains
 # one of the substrings, checked in order, inside its parent; the engine's share leaves out the
 # opponents' decisions (the driver calls them) and the learner's forward.
@@ -33,13 +35,13 @@ SHARES: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("update: backward", "update", ("backward ",)),
     ("update: optimizer step", "update", ("Adam.step", "Optimizer.", "clip_grad_norm")),
     ("rollout", "learning", ("collect_rollouts ",)),
-    ("rollout: learner forward", "rollout", ("MaskableActorCriticPolicy.forward ",)),
-    ("rollout: learner forward, masked distribution", "rollout: learner forward", _DISTRIBUTION),
+    ("rollout: learner forward", "rollout", _LEARNER_FORWARD),
+    ("rollout: learner forward, masked distribution", "rollout: learner forward", (*_DISTRIBUTION, "sample_masked ")),
     ("rollout: opponents' decisions", "rollout", ("_opponent_action ",)),
     ("rollout: rule bot", "rollout: opponents' decisions", ("agents/rule/",)),
     ("rollout: engine and observation", "rollout", ("smuggle_envs/",)),
 )
-_EXCLUDE = {"rollout: engine and observation": ("_opponent_action ", "MaskableActorCriticPolicy.forward ")}
+_EXCLUDE = {"rollout: engine and observation": ("_opponent_action ", *_LEARNER_FORWARD)}
 
 
 def parse(path: str) -> list[tuple[list[str], int]]:

@@ -9,7 +9,7 @@ fresh Python process whose imports come from one tree, this one or ``--reference
 interpreter. Runs alternate between the trees (this, reference, this, ...) for every env id and
 worker count, ``--repeats`` times; the table gives the best run of each (on a busy machine the one
 least disturbed) and the ratio of the bests, and, with ``--workers 0``, steps per CPU second of
-the learning loop (``collect_rollouts`` and ``train``; all the work is in that process), far less
+the learning loop (``MaskablePPO.learn``: rollouts and updates; all the work is in that process), far less
 sensitive to neighbours than the wall clock: the same work takes about the same CPU time whoever
 else runs. Writes ``--out`` (default ``docs/img/data/selfplay_speed.json``).
 """
@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +48,7 @@ def timed(name):  # CPU seconds of this process in the learning loop (W = 0: all
         finally:
             cpu["learning"] += time.process_time() - start
     setattr(sb3_contrib.MaskablePPO, name, run)
-timed("collect_rollouts"), timed("train")
+timed("learn")  # rollouts and updates (a subclass may replace collect_rollouts)
 start = time.process_time()
 result = module.train_once(sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), __import__("pathlib").Path(sys.argv[7]))
 result["cpu_seconds"] = time.process_time() - start
@@ -80,15 +82,18 @@ def _best_cpu(jobs: dict, repeats: int) -> dict[str, float]:
 
 
 def _update_parts(repeats: int) -> list[list[str]]:
-    """The update's forward and backward per minibatch of 512, and the rollout's forward per step
-    of 8 games, with sb3-contrib's masked distribution and with ``training.selfplay.policy``'s,
-    on a real Smuggle rollout (4 players, one torch thread, this process)."""
+    """The update's forward and backward per minibatch of 512, with sb3-contrib's masked
+    distribution and with this tree's default (``training.selfplay.policy``), and the rollout's
+    forward and draw per step of 8 games, SB3's torch policy against this tree's numpy copy
+    (``training.selfplay.rollout``), on a real Smuggle rollout (4 players, one torch thread, this
+    process)."""
     import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 
     from training.selfplay.config import make_local_vec_env, policy_spec, ppo_kwargs
-    from training.selfplay.policy import FastMaskableCategoricalDistribution
+    from training.selfplay.policy import KINDS
+    from training.selfplay.rollout import NumpyActorCritic, sample_masked
     from training.selfplay.trainer import TrainConfig
 
     torch.set_num_threads(1)
@@ -99,7 +104,7 @@ def _update_parts(repeats: int) -> list[list[str]]:
     model.learn(c.n_steps * 8)  # a rollout in the buffer
     batches = list(model.rollout_buffer.get(c.batch_size))
     steps = [(b.observations[:8], b.action_masks[:8].numpy()) for b in batches]
-    kinds = {"sb3-contrib": MaskableCategoricalDistribution(510), "this tree": FastMaskableCategoricalDistribution(510)}
+    kinds = {"sb3-contrib": MaskableCategoricalDistribution(510), "this tree": KINDS[c.update_ops](510)}
 
     def update(dist: Any) -> None:
         model.policy.action_dist = dist
@@ -110,19 +115,26 @@ def _update_parts(repeats: int) -> list[list[str]]:
             assert entropy is not None
             (values.mean() + log_prob.mean() + entropy.mean()).backward()
 
-    def rollout(dist: Any) -> None:
-        model.policy.action_dist = dist
+    def torch_rollout() -> None:
+        model.policy.action_dist = kinds["sb3-contrib"]
         with torch.no_grad():
             for _ in range(20):
                 for obs, masks in steps:
                     model.policy(obs, action_masks=masks)
 
+    def numpy_rollout() -> None:
+        net, rng = NumpyActorCritic(model.policy), np.random.default_rng(0)  # made once a rollout
+        for _ in range(20):
+            for obs, masks in np_steps:
+                sample_masked(net(obs)[0], masks, rng.random)
+
+    np_steps = [(obs.numpy(), masks) for obs, masks in steps]
     upd = _best_cpu({k: (lambda d=d: update(d)) for k, d in kinds.items()}, repeats)
-    roll = _best_cpu({k: (lambda d=d: rollout(d)) for k, d in kinds.items()}, repeats)
+    roll = _best_cpu({"sb3-contrib": torch_rollout, "this tree": numpy_rollout}, repeats)
     per_step = 20 * len(steps)
     return [
         _part_row("update: forward + backward, per minibatch of 512", upd, len(batches), 1e3, "ms"),
-        _part_row("rollout: learner forward, per step of 8 games", roll, per_step, 1e6, "µs"),
+        _part_row("rollout: learner forward and draw, per step of 8 games", roll, per_step, 1e6, "µs"),
     ]
 
 

@@ -48,6 +48,7 @@ from smuggle_envs.core.errors import ConfigError
 
 from ..ray_cluster import init_ray
 from .rng import global_rng_state, set_global_rng_state
+from .rollout import numpy_rollout
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -103,39 +104,6 @@ def load_policy_state(policy: Any, data: bytes) -> None:
         policy.optimizer.load_state_dict(state["optimizer"])
 
 
-# ----- the policy in numpy -----------------------------------------------------------------------------
-class NumpyActorCritic:
-    """A batched numpy copy of a MaskablePPO MLP policy: ``(logits, values) = net(obs)``."""
-
-    def __init__(self, policy: Any):
-        from agents.ppo import NumpyMLP, torch_layers
-
-        extractor = policy.mlp_extractor
-        actor = torch_layers([*extractor.policy_net, policy.action_net])
-        critic = torch_layers([*extractor.value_net, policy.value_net])
-        if actor is None or critic is None:
-            raise TypeError("the learner's network is not a plain MLP (Linear layers and Tanh/ReLU)")
-        self.actor, self.critic = NumpyMLP(actor), NumpyMLP(critic)
-
-    def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = np.asarray(obs, dtype=np.float32)
-        own = self.actor.obs_size  # a privileged critic's actor reads the first block only
-        return self.actor(x[:, :own]), self.critic(x)[:, 0]
-
-
-def sample_masked(logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One legal action per row, drawn from the softmax over the legal actions; and its log
-    probability (float32, as MaskablePPO stores it)."""
-    z = np.where(masks, logits.astype(np.float64), -np.inf)
-    z -= z.max(axis=1, keepdims=True)
-    log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    cdf = np.cumsum(np.exp(log_p), axis=1)
-    # u in (0, 1]: the first index whose cdf reaches u * total has a positive probability.
-    u = (1.0 - rng.random(len(z)))[:, None] * cdf[:, -1:]
-    actions = np.minimum((cdf < u).sum(axis=1), z.shape[1] - 1)
-    return actions, log_p[np.arange(len(z)), actions].astype(np.float32)
-
-
 # ----- one worker ------------------------------------------------------------------------------------
 class Worker:
     """One share of the games and a copy of the learner (runs in a worker process or a Ray actor)."""
@@ -143,10 +111,10 @@ class Worker:
     def __init__(self, config: dict[str, Any], rank: int, world: int, barrier: Any = None):
         import torch
 
-        from .config import TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
+        from .config import TrainConfig, learner_threads, make_local_vec_env, policy_spec, ppo_kwargs
 
         c = TrainConfig.from_dict(config)
-        torch.set_num_threads(c.torch_threads)
+        torch.set_num_threads(learner_threads(c, worker=True))
         torch.distributions.Distribution.set_default_validate_args(False)
         self.rank, self.world = rank, world
         self.share = c.n_envs // world
@@ -165,7 +133,7 @@ class Worker:
             policy, self.venv, seed=c.seed, device="cpu", verbose=0, policy_kwargs=policy_kwargs, **kwargs
         )
         self.model.set_logger(configure(None, []))
-        install(self.model.policy)  # the same numbers as sb3-contrib's masked distribution, cheaper
+        install(self.model.policy, c.update_ops)  # a cheaper masked distribution (policy)
         self.model.ep_info_buffer, self.model.ep_success_buffer = deque(maxlen=1), deque(maxlen=1)  # unused here
         # Game i of the run is seeded seed + i whatever W is; the RNGs that sample actions and
         # shuffle minibatches are the worker's own.
@@ -276,40 +244,16 @@ class Worker:
 
     def collect(self, n_steps: int, num_timesteps: int) -> list[list[dict[str, Any]]]:
         """A rollout of ``n_steps`` per game into MaskablePPO's rollout buffer, with a numpy copy
-        of the policy (a torch forward pass costs ~0.6 ms per step at these sizes, numpy ~0.05);
-        returns each step's infos (the results the league needs)."""
-        import torch
-
-        m, venv = self.model, self.venv
-        net = NumpyActorCritic(m.policy)
-        buffer = m.rollout_buffer
-        buffer.reset()
-        obs: np.ndarray = m._last_obs  # type: ignore[assignment]
-        starts: np.ndarray = m._last_episode_starts  # type: ignore[assignment]
+        of the policy (``rollout``), its actions drawn from this worker's generator; returns each
+        step's infos (the results the league needs)."""
         steps: list[list[dict[str, Any]]] = []
-        for _ in range(n_steps):
-            masks = np.stack(venv.env_method("action_masks"))
-            logits, values = net(obs)
-            actions, log_probs = sample_masked(logits, masks, self.rng)
-            new_obs, rewards, dones, infos = venv.step(actions)
-            for i in np.flatnonzero(dones):  # a truncated game: bootstrap, as SB3 does
-                terminal = infos[i].get("terminal_observation")
-                if terminal is not None and infos[i].get("TimeLimit.truncated", False):
-                    rewards[i] += m.gamma * net(terminal[None])[1][0]
-            buffer.add(
-                obs,
-                actions.reshape(-1, 1),
-                rewards,
-                starts,
-                torch.as_tensor(values),
-                torch.as_tensor(log_probs),
-                action_masks=masks,
-            )
+
+        def keep(infos: list[dict[str, Any]], _dones: np.ndarray) -> bool:
             steps.append([{k: info[k] for k in _RESULT_KEYS if k in info} for info in infos])
-            obs, starts = new_obs, dones  # type: ignore[assignment]
-        buffer.compute_returns_and_advantage(last_values=torch.as_tensor(net(obs)[1]), dones=starts)
-        m._last_obs, m._last_episode_starts = obs, starts
-        m.num_timesteps = num_timesteps + n_steps * self.share
+            return True
+
+        numpy_rollout(self.model, self.venv, n_steps, self.rng.random, keep)
+        self.model.num_timesteps = num_timesteps + n_steps * self.share
         return steps
 
     def train(self, progress_remaining: float) -> dict[str, float]:

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from smuggle_envs.core.errors import ConfigError
 from training.match import build_agent
 
-from .config import BASELINES, MIXED, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
+from .config import BASELINES, MIXED, TrainConfig, learner_threads, make_local_vec_env, policy_spec, ppo_kwargs
 from .rng import global_rng_state, set_global_rng_state
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
@@ -217,7 +217,7 @@ class Trainer:
         with a checkpoint (``TrainingStopped``; see the module docstring)."""
         import torch
 
-        torch.set_num_threads(self.config.torch_threads)
+        torch.set_num_threads(learner_threads(self.config))
         # Argument validation of every Categorical costs a third of the rollout time.
         torch.distributions.Distribution.set_default_validate_args(False)
         self.out.mkdir(parents=True, exist_ok=True)
@@ -318,7 +318,7 @@ class Trainer:
             tensorboard_log=self._tb_dir(),
             **ppo_kwargs(c),
         )
-        _fast_distribution(self.model)
+        _fast_distribution(self.model, c)
         self.schedule = {"snapshot": c.snapshot_every, "eval": 0, "checkpoint": c.checkpoint_every}
         if network is not None:
             from .weights import copy_network
@@ -369,7 +369,7 @@ class Trainer:
             force_reset=False,
             tensorboard_log=self._tb_dir(),
         )
-        _fast_distribution(self.model)
+        _fast_distribution(self.model, self.config)
         self.model._last_obs = state["last_obs"]
         self.model._last_episode_starts = state["last_episode_starts"]
         if "workers" in state:
@@ -656,21 +656,23 @@ class Trainer:
 
 
 def _learner_class(config: TrainConfig) -> type[MaskablePPO]:
-    """MaskablePPO, or its data-parallel form when ``config.workers`` is set."""
+    """MaskablePPO with its rollouts in numpy (``rollout``), or its data-parallel form when
+    ``config.workers`` is set."""
     if config.workers:
         from .distributed import data_parallel_ppo
 
         return data_parallel_ppo()
-    from sb3_contrib import MaskablePPO
+    from .rollout import numpy_rollout_ppo
 
-    return MaskablePPO
+    cls: type[MaskablePPO] = numpy_rollout_ppo()
+    return cls
 
 
-def _fast_distribution(model: MaskablePPO) -> None:
-    """The learner's masked distribution made cheaper, its numbers unchanged (``policy``)."""
+def _fast_distribution(model: MaskablePPO, config: TrainConfig) -> None:
+    """The learner's masked distribution made cheaper (``policy``: ``config.update_ops``)."""
     from .policy import install
 
-    install(model.policy)
+    install(model.policy, config.update_ops)
 
 
 def _next(t: int, every: int) -> int:

@@ -132,38 +132,3 @@ def test_a_failing_worker_is_reported_with_its_traceback(tmp_path):
             group.call("env_method", [("set_pool", ([],), {}, None)] * 2)
     finally:
         group.close()
-
-
-def test_the_numpy_policy_is_the_learners_policy():
-    import numpy as np
-
-    worker = distributed.Worker(tiny().to_dict(), 0, 1)
-    try:
-        obs = worker.reset()
-        masks = np.stack(worker.venv.env_method("action_masks"))
-        policy = worker.model.policy
-        with torch.no_grad():
-            tensor = torch.as_tensor(obs)
-            values = policy.predict_values(tensor).numpy()[:, 0]
-            dist = policy.get_distribution(tensor, action_masks=masks)
-            log_probs = dist.distribution.logits.numpy()
-        logits, np_values = distributed.NumpyActorCritic(policy)(obs)
-        np.testing.assert_allclose(np_values, values, rtol=1e-5, atol=1e-6)
-        actions, np_log_probs = distributed.sample_masked(logits, masks, np.random.default_rng(0))
-        assert masks[np.arange(len(actions)), actions].all()
-        np.testing.assert_allclose(np_log_probs, log_probs[np.arange(len(actions)), actions], rtol=1e-4, atol=1e-5)
-    finally:
-        worker.close()
-
-
-def test_masked_sampling_follows_the_legal_softmax():
-    import numpy as np
-
-    logits = np.array([[0.0, 1.0, 2.0, 5.0]] * 20_000, dtype=np.float32)
-    masks = np.array([[True, True, True, False]] * 20_000)
-    actions, log_probs = distributed.sample_masked(logits, masks, np.random.default_rng(1))
-    assert not (actions == 3).any()
-    p = np.exp([0.0, 1.0, 2.0]) / np.exp([0.0, 1.0, 2.0]).sum()
-    freq = np.bincount(actions, minlength=3)[:3] / len(actions)
-    assert np.all(np.abs(freq - p) < 4 * np.sqrt(p * (1 - p) / len(actions)))
-    np.testing.assert_allclose(np.exp(log_probs), p[actions], rtol=1e-6)

@@ -1,6 +1,8 @@
-"""The fast masked distribution (``training.selfplay.policy``) gives sb3-contrib's numbers to the
-last bit: log-probabilities, entropies, probabilities, samples, gradients, and a seeded training
-run's weights; a model saved with it is the same ``ppo:`` zip."""
+"""The cheaper masked distributions (``training.selfplay.policy``): ``"sb3"`` gives sb3-contrib's
+numbers to the last bit (log-probabilities, entropies, probabilities, samples, gradients, and a
+seeded training run's weights); ``"fused"`` gives them up to float rounding, with gradients
+checked against finite differences in float64; a model saved with either is the same ``ppo:``
+zip."""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ from sb3_contrib.common.maskable.distributions import MaskableCategorical, Maska
 
 from agents.ppo import NumpyPolicy, PPOAgent
 from smuggle_envs import make_game
-from training.selfplay.policy import FastMaskableCategorical, FastMaskableCategoricalDistribution, install
+from training.selfplay.config import UPDATE_OPS, TrainConfig
+from training.selfplay.policy import (
+    KINDS,
+    FastMaskableCategorical,
+    FastMaskableCategoricalDistribution,
+    FusedMaskableCategorical,
+    FusedMaskableCategoricalDistribution,
+    install,
+)
 from training.selfplay.single_agent import SelfPlayEnv
 
 
@@ -49,6 +59,43 @@ def test_same_numbers_and_gradients_as_sb3_contrib(seed: int, batch: int) -> Non
         assert torch.equal(a, b)  # and bit for bit: a seeded run is unchanged
 
 
+@pytest.mark.parametrize(("seed", "batch", "legal"), [(0, 1, 0.1), (1, 8, 0.5), (2, 512, 0.9), (3, 64, 0.01)])
+def test_the_fused_kind_gives_the_same_numbers_up_to_rounding(seed: int, batch: int, legal: float) -> None:
+    logits, mask, chosen = _case(seed, batch)
+    mask |= torch.rand(mask.shape, generator=torch.Generator().manual_seed(seed)) < legal
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        ours = _evaluate(FusedMaskableCategorical, logits, mask, chosen)
+        theirs = _evaluate(MaskableCategorical, logits, mask, chosen)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(True)
+    for a, b in zip(ours, theirs):
+        assert torch.allclose(a, b, atol=2e-6, rtol=1e-6)
+
+
+def test_the_fused_gradient_is_the_derivative() -> None:
+    logits, mask, chosen = _case(5, 16, actions=40)
+    mask[:, :3] = True
+    weights = torch.linspace(-1, 1, 16, dtype=torch.float64)
+
+    def loss(x: torch.Tensor) -> torch.Tensor:
+        dist = FusedMaskableCategorical(x)
+        dist.apply_masking(mask)
+        return (dist.log_prob(chosen) * weights).sum() + 0.3 * dist.entropy().sum()
+
+    x = logits.double().requires_grad_(True)
+    assert torch.autograd.gradcheck(loss, (x,))
+    (grad,) = torch.autograd.grad(loss(x), x)
+    assert torch.equal(grad[~mask], torch.zeros_like(grad[~mask]))  # masked-out logits get none
+
+
+def test_the_config_s_choices_are_the_kinds() -> None:
+    assert set(UPDATE_OPS) == set(KINDS)
+    assert TrainConfig().update_ops == "fused"
+    with pytest.raises(ValueError, match="update_ops must be one of"):
+        install(object(), "exact")
+
+
 def test_unmasked_and_odd_shapes_fall_back_to_torch() -> None:
     logits, _, chosen = _case(4, 6, actions=7)
     ours, theirs = FastMaskableCategorical(logits), MaskableCategorical(logits=logits)
@@ -68,7 +115,7 @@ def _model(fast: bool) -> MaskablePPO:
         "MlpPolicy", env, seed=7, device="cpu", n_steps=128, batch_size=64, n_epochs=2, policy_kwargs={"net_arch": [32]}
     )
     if fast:  # else the reference: sb3-contrib's own distribution
-        assert install(model.policy)
+        assert install(model.policy, "sb3")
     return model
 
 
@@ -124,11 +171,15 @@ def test_the_trainer_learns_with_it_and_resumes_with_it(tmp_path) -> None:
     )
     trainer = Trainer(config, tmp_path, log=lambda _: None)
     trainer.run()
-    assert isinstance(trainer.model.policy.action_dist, FastMaskableCategoricalDistribution)
+    assert isinstance(trainer.model.policy.action_dist, FusedMaskableCategoricalDistribution)  # the default
     config.steps = 384
     resumed = Trainer(config, tmp_path, log=lambda _: None)
     resumed.run(resume=True)
-    assert isinstance(resumed.model.policy.action_dist, FastMaskableCategoricalDistribution)
+    assert isinstance(resumed.model.policy.action_dist, FusedMaskableCategoricalDistribution)
+    config.update_ops = "sb3"
+    exact = Trainer(config, tmp_path / "sb3", log=lambda _: None)
+    exact.run()
+    assert isinstance(exact.model.policy.action_dist, FastMaskableCategoricalDistribution)
 
 
 def test_a_row_without_a_legal_action_gives_what_sb3_contrib_gives() -> None:
@@ -136,9 +187,10 @@ def test_a_row_without_a_legal_action_gives_what_sb3_contrib_gives() -> None:
     mask[2] = False
     torch.distributions.Distribution.set_default_validate_args(False)
     try:
-        ours = _evaluate(FastMaskableCategorical, logits, mask, chosen)
         theirs = _evaluate(MaskableCategorical, logits, mask, chosen)
+        for kind in (FastMaskableCategorical, FusedMaskableCategorical):
+            ours = _evaluate(kind, logits, mask, chosen)
+            for a, b in zip(ours, theirs):
+                assert torch.equal(a, b), kind
     finally:
         torch.distributions.Distribution.set_default_validate_args(True)
-    for a, b in zip(ours, theirs):
-        assert torch.equal(a, b)
