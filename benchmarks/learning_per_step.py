@@ -9,9 +9,9 @@ types, ``smuggle train ENV --players 4 --steps N --seed S`` (every other setting
 the imitation warm start, the league, the periodic and final evaluations), as a fresh process
 importing that tree's code, on one machine, one run at a time. From each run it keeps the
 evaluation curve (``eval.csv``: the policy against 3 rule bots and at the mixed table, sampled
-play, 95% Wilson intervals), the wall-clock seconds at which each evaluation was logged (the
-run's TensorBoard events, counted from the process start: warm start, imports and evaluations
-included), and its final evaluation.
+play, 95% Wilson intervals), the wall-clock seconds at which each evaluation appeared in that file
+(polled every half second, counted from the process start: imports, warm start and the
+evaluations before it included), and its final evaluation.
 
 The table and figure pool each tree's seeds per evaluation step (wins over games, a Wilson
 interval) and count the steps at which the two trees' intervals overlap: learning per step is
@@ -43,48 +43,48 @@ def train(tree: Path, env_id: str, steps: int, seed: int, out: Path) -> dict[str
     """One default ``smuggle train`` run importing ``tree``'s code; its curve, times and result."""
     command = [sys.executable, "-m", "training.selfplay", "train", env_id, "--players", "4"]
     command += ["--steps", str(steps), "--seed", str(seed), "--out", str(out), "--no-progress"]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
+    with open(out.parent / f"{out.name}.log", "w", encoding="utf-8") as log:
+        child = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdout=log, stderr=log)
+        seconds = _watch(child, out / "eval.csv", start)
     wall = time.time() - start
-    if done.returncode:
-        raise RuntimeError(f"training in {tree} failed:\n{done.stderr[-2000:]}")
+    if child.returncode:
+        raise RuntimeError(f"training in {tree} failed: see {out.parent / f'{out.name}.log'}")
     with open(out / "eval.csv", newline="", encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r["opponent"] in TABLES]
-    seconds = _eval_seconds(out, start)
     final = json.loads((out / "final_eval.json").read_text(encoding="utf-8"))
+    curve = [
+        {
+            "step": int(float(r["step"])),
+            "opponent": r["opponent"],
+            "games": int(float(r["games"])),
+            "wins": float(r["wins"]),
+        }
+        for r in rows
+    ]
+    keys = ("opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
     return {
         "seed": seed,
         "wall_seconds": round(wall, 1),
-        "curve": [
-            {
-                "step": int(float(r["step"])),
-                "opponent": r["opponent"],
-                "games": int(float(r["games"])),
-                "wins": float(r["wins"]),
-                "seconds": seconds.get(int(float(r["step"]))),
-            }
-            for r in rows
-        ],
-        "final": [
-            {k: r[k] for k in ("opponent", "games", "wins", "win_rate", "ci_low", "ci_high")}
-            for r in final["results"]
-            if r["opponent"] in TABLES
-        ],
+        "curve": [{**p, "seconds": seconds.get(p["step"])} for p in curve],
+        "final": [{k: r[k] for k in keys} for r in final["results"] if r["opponent"] in TABLES],
     }
 
 
-def _eval_seconds(out: Path, start: float) -> dict[int, float]:
-    """Seconds from the process start to each evaluation's TensorBoard entry, by step."""
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    found: dict[int, float] = {}
-    for events in sorted({p.parent for p in (out / "tb").rglob("events.out.tfevents.*")}):
-        acc = EventAccumulator(str(events)).Reload()
-        if "eval/win_rate_vs_rule" in acc.Tags()["scalars"]:
-            for e in acc.Scalars("eval/win_rate_vs_rule"):
-                found[int(e.step)] = round(e.wall_time - start, 1)
-    return found
+def _watch(child: subprocess.Popen, path: Path, start: float) -> dict[int, float]:
+    """Seconds from the start at which each evaluation step first appears in ``eval.csv``
+    (polled every half second while ``child`` runs)."""
+    seen: dict[int, float] = {}
+    while True:
+        finished = child.poll() is not None
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+                step = int(float(line.split(",", 1)[0]))
+                seen.setdefault(step, round(time.time() - start, 1))
+        if finished:
+            return seen
+        time.sleep(0.5)
 
 
 def wilson(wins: float, games: int) -> tuple[float, float, float]:
@@ -181,6 +181,8 @@ def plot(report: dict[str, Any], path: Path) -> None:
         axes[0][col].set_title(f"{report['env_id']}, 4 players: {name}")
         axes[0][col].set_xlabel("learner steps")
         axes[1][col].set_xlabel("wall-clock seconds from the start (warm start and evaluations included)")
+    for ax in axes[1]:
+        ax.set_xlim(left=0)
     for row in range(2):
         axes[row][0].set_ylabel("win rate, % [95% Wilson, seeds pooled]")
     axes[0][0].legend(loc="lower right", fontsize=8)
