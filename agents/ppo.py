@@ -27,7 +27,7 @@ import os
 import random
 import threading
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -160,10 +160,16 @@ class NumpyPolicy(NumpyMLP):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: random.Random | None = None) -> int:
         """Argmax (``rng`` None) or a sample of the policy restricted to the legal actions."""
+        return self.choose(self.logits(observation), action_mask, rng)
+
+    @staticmethod
+    def choose(logits: np.ndarray, action_mask: np.ndarray, rng: random.Random | None = None) -> int:
+        """``act``'s choice from the network's ``logits`` (every action): argmax (``rng`` None) or
+        a sample restricted to the legal actions, one draw of ``rng``."""
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("the action mask has no legal action: this agent is not to act")
-        logits = self.logits(observation)[legal]
+        logits = logits[legal]
         if rng is None:
             return int(legal[int(np.argmax(logits))])
         probs = np.exp((logits - logits.max()).astype(np.float64))
@@ -300,6 +306,12 @@ class PolicyAgent:
             raise TypeError(f"{type(self).__name__} has no numpy policy to act with")
         return self.policy.act(observation, action_mask, None if self.deterministic else self.rng)
 
+    @property
+    def batch_key(self) -> Hashable | None:
+        """Agents with equal keys play one network: ``act_together`` decides for them in one
+        forward pass (None: this agent decides alone)."""
+        return None if self.policy is None else ("policy", id(self.policy))
+
 
 class PPOAgent(PolicyAgent):
     """A trained MaskablePPO model (a zip file) playing one seat; see the module docstring."""
@@ -313,6 +325,7 @@ class PPOAgent(PolicyAgent):
         model, policy = load_model(path)
         super().__init__(policy, seed=seed, deterministic=deterministic)
         self.model = model
+        self._batch_key = None if policy is None else ("ppo", os.path.realpath(path))
         # What the policy reads: the seat's observation (a privileged critic's model was given
         # every seat's while training, but its policy network reads the first block only).
         if policy is not None:
@@ -332,6 +345,11 @@ class PPOAgent(PolicyAgent):
         if self.policy is not None:
             return self.policy.act(observation, action_mask, None if self.deterministic else self.rng)
         return self._act_torch(observation, action_mask)
+
+    @property
+    def batch_key(self) -> Hashable | None:
+        # Every PPOAgent loads its own copy of the file: the same file is the same network.
+        return self._batch_key
 
     def _act_torch(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Fallback for policies ``NumpyPolicy`` cannot copy (custom feature extractors)."""
@@ -372,4 +390,32 @@ class ArgmaxPPOAgent(PPOAgent):
         super().__init__(game, path, seed=seed, deterministic=True)
 
 
-__all__ = ["ArgmaxPPOAgent", "NumpyMLP", "NumpyPolicy", "PPOAgent", "PolicyAgent", "load_model", "model_file"]
+def act_together(
+    agents: Sequence[PolicyAgent], observations: Sequence[np.ndarray], masks: Sequence[np.ndarray]
+) -> list[int]:
+    """The moves of ``agents`` (one ``batch_key``: one network) for their observations and action
+    masks, the network run once over all of them (a batch costs about what two single decisions
+    do); each agent then chooses as its ``act`` does, with its own RNG. The logits of a batch can
+    differ from one row's in the last bits (BLAS sums in another order), so a sample on the edge
+    between two actions may come out otherwise than one decision at a time."""
+    if len({a.batch_key for a in agents}) != 1 or agents[0].batch_key is None:
+        raise ValueError("act_together takes agents that share one network (equal, non-None batch_key)")
+    policy = agents[0].policy
+    assert policy is not None
+    logits = policy(np.stack([np.asarray(o).reshape(-1) for o in observations]))
+    return [
+        NumpyPolicy.choose(row, mask, None if agent.deterministic else agent.rng)
+        for agent, row, mask in zip(agents, logits, masks)
+    ]
+
+
+__all__ = [
+    "ArgmaxPPOAgent",
+    "NumpyMLP",
+    "NumpyPolicy",
+    "PPOAgent",
+    "PolicyAgent",
+    "act_together",
+    "load_model",
+    "model_file",
+]

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 BASELINES = ("random", "rule")
 MIXED = "rule+random"  # the mixed evaluation table (TrainConfig.eval_mixed; evaluate.py)
 CRITICS = ("own", "privileged")
-UPDATE_OPS = ("fused", "sb3")  # training.selfplay.policy.KINDS
+UPDATE_OPS = ("fused", "sb3")
+VEC_KINDS = ("batched", "dummy", "subprocess")  # training.selfplay.policy.KINDS
 
 
 @dataclasses.dataclass
@@ -75,7 +76,9 @@ class TrainConfig(RunSettings):
     steps: int = 500_000  # learner decisions (SB3 timesteps)
     seed: int = 0
     n_envs: int = 8  # games stepped together: one batched forward pass
-    vec: str = "dummy"  # "dummy" (in-process) or "subprocess"
+    # "batched": in-process, the opponents of all games deciding together (vec_env); "dummy":
+    # SB3's DummyVecEnv, one game and one opponent at a time; "subprocess": a process per game.
+    vec: str = "batched"
     # Data-parallel workers (see ``distributed``): 0 steps the games in this process; W >= 1
     # gives each of W worker processes (or Ray actors) n_envs / W games and a share of every
     # minibatch. Results depend on the seed and W, not on the backend.
@@ -189,8 +192,8 @@ class TrainConfig(RunSettings):
             )
 
     def _check_choices(self) -> None:
-        if self.vec not in ("dummy", "subprocess"):
-            raise ConfigError(f"vec must be 'dummy' or 'subprocess', got {self.vec!r}")
+        if self.vec not in VEC_KINDS:
+            raise ConfigError(f"vec must be one of {VEC_KINDS}, got {self.vec!r}")
         check_reward_mode(self.reward_mode)
         from .league import WEIGHTINGS
 
@@ -392,8 +395,9 @@ def _make_env(
 
 
 def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None) -> VecMonitor:
-    """``n_envs`` ``SelfPlayEnv`` in-process or in subprocess workers (which ignore Ctrl-C: the
-    main process stops them), with a ``VecMonitor`` for episode statistics."""
+    """``n_envs`` ``SelfPlayEnv`` in-process (``vec_env.SelfPlayVecEnv``, or SB3's
+    ``DummyVecEnv``) or in subprocess workers (which ignore Ctrl-C: the main process stops them),
+    with a ``VecMonitor`` for episode statistics."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
     kind = vec or config.vec
@@ -408,5 +412,10 @@ def make_local_vec_env(config: TrainConfig, n_envs: int, vec: str | None = None)
         config.mixed_tables,
     )
     fns: list[Callable[[], gym.Env[Any, Any]]] = [fn] * n_envs
-    venv: VecEnv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
+    if kind == "batched":
+        from .vec_env import SelfPlayVecEnv
+
+        venv: VecEnv = SelfPlayVecEnv(fns)
+    else:
+        venv = SubprocVecEnv(fns) if kind == "subprocess" else DummyVecEnv(fns)
     return VecMonitor(venv)

@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from ..options import RAW, add_env_id, add_no_progress, add_players, add_seed
-from .config import TrainConfig
+from .config import VEC_KINDS, TrainConfig
 from .device import DEVICES
 
 # What ``smuggle train --help`` says first: PPO self-play, then expert iteration (--teacher).
@@ -82,7 +82,10 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
         help=f"games played in parallel by the vector env (default: {d.n_envs})",
     )
     p.add_argument(
-        "--vec", choices=("dummy", "subprocess"), help="vector env: in-process (default) or one subprocess per game"
+        "--vec",
+        choices=VEC_KINDS,
+        help="vector env: in-process with the games' opponents deciding together (batched, the default), "
+        "in-process one at a time (dummy), or one subprocess per game",
     )
     p.add_argument(
         "--device",

@@ -178,32 +178,51 @@ class SelfPlayEnv(gym.Env):
     # ----- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        rng = self.np_random
         for _ in range(_MAX_REDEALS):
-            n = self.num_players
-            seat = int(rng.integers(n)) if self.learner_seat is None else self.learner_seat
-            game_seed = int(rng.integers(_SEED_BOUND))
-            picks = rng.choice(len(self.pool), size=n, p=self.probs)
-            if self.mixed_tables and rng.random() < self.mixed_tables:
-                picks = self._mixed_table(seat, picks)
-            agent_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
-            ids = [None if p == seat else self.pool[picks[p]][0] for p in range(n)]
-            specs = [None if p == seat else self.pool[picks[p]][1] for p in range(n)]
-            self._start(game_seed, seat, ids, specs, agent_seeds)
+            self.deal()
             self._play_opponents()
             if not self.driver.done:
                 return self._observation(), {}
-        raise RuntimeError(
-            f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
-            f"{self.game.env_id} in a row ended before seat {self.seat} was to act"
-        )
+        raise self._never_acts()
 
     def step(self, action):
+        self.act(action)
+        self._play_opponents()
+        return self.outcome()
+
+    # ----- the parts of reset and step (a vector env plays the opponents of its games together) ----
+    def deal(self) -> None:
+        """A new game: the learner's seat, the deal and the opponents, drawn from ``np_random``
+        (the opponents then play up to the learner's first decision)."""
+        rng = self.np_random
+        n = self.num_players
+        seat = int(rng.integers(n)) if self.learner_seat is None else self.learner_seat
+        game_seed = int(rng.integers(_SEED_BOUND))
+        picks = rng.choice(len(self.pool), size=n, p=self.probs)
+        if self.mixed_tables and rng.random() < self.mixed_tables:
+            picks = self._mixed_table(seat, picks)
+        agent_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
+        ids = [None if p == seat else self.pool[picks[p]][0] for p in range(n)]
+        specs = [None if p == seat else self.pool[picks[p]][1] for p in range(n)]
+        self._start(game_seed, seat, ids, specs, agent_seeds)
+
+    def act(self, action) -> None:
+        """The learner's move (the opponents then play up to its next decision)."""
         driver = self.driver
         if not driver.has_game or driver.done:
             raise GameOverError("the episode is over; call reset()")
         driver.step(int(action))  # raises (and changes nothing) if illegal
-        self._play_opponents()
+
+    def opponent_to_move(self) -> int | None:
+        """The seat of the opponent to move, or None (the learner's turn, or the game is over)."""
+        if self.driver.done:
+            return None
+        player = self.driver.state.current_player()
+        return None if player == self.seat else player
+
+    def outcome(self) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """``step``'s return once the opponents have played."""
+        driver = self.driver
         reward = self._shaping() if self.dense_score else 0.0
         if driver.terminated:
             reward += float(driver.returns(self.reward_mode)[self.seat])
@@ -211,6 +230,12 @@ class SelfPlayEnv(gym.Env):
         if driver.truncated:  # a cap: no winner, no terminal reward, nothing for the league
             return self._observation(), reward, False, True, {}
         return self._observation(), reward, False, False, {}
+
+    def _never_acts(self) -> RuntimeError:
+        return RuntimeError(
+            f"the learner's seat never gets a decision: {_MAX_REDEALS} deals of "
+            f"{self.game.env_id} in a row ended before seat {self.seat} was to act"
+        )
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (all False once the game is over)."""
@@ -294,7 +319,10 @@ class SelfPlayEnv(gym.Env):
             player = state.current_player()
             if player != self.seat:
                 chosen = self._opponent_action(state, player)
-                if chosen != action:
+                # A network opponent may have decided in a batch (play_opponents_together), whose
+                # last bits can tip a sample otherwise: its draw is spent alike, its move is the record's.
+                batched = getattr(self.opponents[player], "batch_key", None) is not None
+                if chosen != action and not batched:
                     raise RuntimeError(
                         f"cannot restore the episode: opponent {self.specs[player]!r} at seat "
                         f"{player} now plays {chosen} where it played {action}"
@@ -305,3 +333,49 @@ class SelfPlayEnv(gym.Env):
                 f"cannot restore the episode: {self.driver.decisions} decisions, saved {ep['decisions']}"
             )
         self._potential = ep["potential"]
+
+
+# ----- many games at once ------------------------------------------------------------------------
+def play_opponents_together(envs: Sequence[SelfPlayEnv]) -> None:
+    """Play the opponents of every game in ``envs`` up to its learner's next decision (or its
+    end). The network opponents that share a network (``batch_key``) decide together, in one
+    forward pass across the games (``act_together``): each game first plays its other opponents
+    until a network or its learner is to move, then every waiting network decision is taken at
+    once, and so on. Each game's decisions are its own agents' (seeded per game), so a game plays
+    as it would alone, up to a network's rounding (``act_together``)."""
+    from agents.ppo import act_together
+
+    while True:
+        groups: dict[Any, list[tuple[SelfPlayEnv, int]]] = {}
+        for env in envs:
+            while (seat := env.opponent_to_move()) is not None:
+                key = getattr(env.opponents[seat], "batch_key", None)
+                if key is not None:
+                    groups.setdefault(key, []).append((env, seat))
+                    break
+                env.driver.step(env._opponent_action(env.driver.state, seat))
+        if not groups:
+            return
+        for members in groups.values():
+            states = [env.driver.state for env, _ in members]
+            actions = act_together(
+                [env.opponents[seat] for env, seat in members],
+                [st.observation(seat) for st, (_, seat) in zip(states, members)],
+                [st.legal_action_mask() for st in states],
+            )
+            for (env, _), action in zip(members, actions):
+                env.driver.step(action)
+
+
+def reset_together(envs: Sequence[SelfPlayEnv]) -> list[np.ndarray]:
+    """``reset()`` (no seed) of every game in ``envs``, their opponents played together; the
+    learner's first observations."""
+    pending = list(envs)
+    for _ in range(_MAX_REDEALS):
+        for env in pending:
+            env.deal()
+        play_opponents_together(pending)
+        pending = [env for env in pending if env.driver.done]
+        if not pending:
+            return [env._observation() for env in envs]
+    raise pending[0]._never_acts()

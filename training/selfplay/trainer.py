@@ -27,13 +27,15 @@ gives the same run as one never interrupted. During the warm start the next safe
 first rollout after it; after the final checkpoint (during the final evaluation), Ctrl-C stops at
 once. A second Ctrl-C always stops at once. ``request_stop()`` does the same from code.
 
-**Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see docs/training.md):
-an in-process vector env of 8 games (SB3's subprocess workers were slower on 2 busy cores: a
-step is two pipe round trips per game, and each waits for a time slice), one torch thread (two
-threads on two busy cores were 3x slower), distribution argument checks off (they cost a third
-of the rollout time), and sb3-contrib's masked distribution replaced by one that computes the
-same numbers to the last bit with less Python around them (``policy``: a seeded run gives the
-same weights). A script that uses ``vec="subprocess"`` needs the usual
+**Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see docs/training.md and
+docs/benchmarks.md): an in-process vector env of 8 games whose opponents decide together
+(``vec_env``; SB3's subprocess workers were slower on 2 busy cores: a step is two pipe round trips
+per game, and each waits for a time slice), the learner's rollouts in numpy (``rollout``), the
+update on every core the process may use (``torch_threads=0``; the rollout no longer runs torch,
+where two threads on two busy cores were 3x slower), distribution argument checks off (they cost
+a third of the rollout time), and the update's masked softmax and Adam step fused
+(``update_ops``, ``policy``; ``"sb3"`` gives sb3-contrib's numbers to the last bit).
+A script that uses ``vec="subprocess"`` needs the usual
 ``if __name__ == "__main__":`` guard.
 """
 
