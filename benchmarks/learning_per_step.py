@@ -240,10 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--reference is required to run (or --report)")
     else:
         report = run(args, argv if argv is not None else sys.argv[1:])
-        DATA.parent.mkdir(parents=True, exist_ok=True)
-        DATA.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    report["table"] = data = table_data(report)  # what scripts/update_docs.py draws
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    DATA.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     plot(report, FIGURE)
-    data = table_data(report)
     print("| " + " | ".join(data["headers"]) + " |")
     for row in data["rows"]:
         print("| " + " | ".join(row) + " |")

@@ -177,9 +177,46 @@ def _rule_part(reference: Path, repeats: int) -> list[str]:
     return _part_row("Smuggle rule bot, per decision", best, len(seen), 1e6, "µs")
 
 
+def _opponents_part(repeats: int) -> list[str]:
+    """A step of 8 Smuggle games with a league snapshot (a fresh 128x128 network), the rule bot
+    and the random agent in the pool: SB3's ``DummyVecEnv`` (one opponent decision at a time)
+    against this tree's ``SelfPlayVecEnv`` (the network's decisions across the games together),
+    the learner's moves drawn uniformly among its legal actions, the same for both."""
+    import tempfile
+
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.selfplay.single_agent import SelfPlayEnv
+    from training.selfplay.vec_env import SelfPlayVecEnv
+
+    with tempfile.TemporaryDirectory() as folder:
+        snapshot = str(Path(folder) / "snapshot.zip")
+        env = SelfPlayEnv("smuggle_v0", {"num_players": 4})
+        MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs={"net_arch": [128, 128]}).save(snapshot)
+        pool = [("snapshot", f"ppo:{snapshot}"), ("rule", "rule"), ("random", "random")]
+
+        def make() -> SelfPlayEnv:
+            return SelfPlayEnv("smuggle_v0", {"num_players": 4}, pool=pool)
+
+        venvs = {"sb3-contrib": DummyVecEnv([make] * 8), "this tree": SelfPlayVecEnv([make] * 8)}
+        for venv in venvs.values():
+            venv.seed(0)
+            venv.reset()
+
+        def steps(venv: Any, count: int = 200) -> None:
+            rng = np.random.default_rng(0)
+            for _ in range(count):
+                masks = venv.env_method("action_masks")
+                venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+
+        best = _best_cpu({k: (lambda v=v: steps(v)) for k, v in venvs.items()}, repeats)
+    return _part_row("rollout: a step of 8 games' opponents, a network among them", best, 200, 1e6, "µs")
+
+
 def parts(reference: Path, repeats: int) -> dict:
     """The changed parts alone, old against new in this process (CPU time, best of ``repeats``)."""
-    rows = [*_update_parts(repeats), _rule_part(reference, repeats)]
+    rows = [*_update_parts(repeats), _opponents_part(repeats), _rule_part(reference, repeats)]
     headers = ["part (CPU time, best of interleaved repeats)", "this tree", "reference", "speed-up"]
     return {"headers": headers, "align": "lrrr", "rows": rows}
 
