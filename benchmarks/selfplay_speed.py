@@ -17,10 +17,12 @@ else runs. Writes ``--out`` (default ``docs/img/data/selfplay_speed.json``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,12 +132,59 @@ def _update_parts(repeats: int) -> list[list[str]]:
 
     np_steps = [(obs.numpy(), masks) for obs, masks in steps]
     upd = _best_cpu({k: (lambda d=d: update(d)) for k, d in kinds.items()}, repeats)
+    both = {1: lambda: update(kinds["this tree"]), 2: lambda: update(kinds["this tree"])}
+    threads = _best_wall(both, repeats)
+    with _busy_neighbour():
+        crowded = _best_wall(both, repeats)
+    torch.set_num_threads(1)
     roll = _best_cpu({"sb3-contrib": torch_rollout, "this tree": numpy_rollout}, repeats)
     per_step = 20 * len(steps)
     return [
         _part_row("update: forward + backward, per minibatch of 512", upd, len(batches), 1e3, "ms"),
+        _part_row(
+            "the same with 2 torch threads instead of 1 (wall clock)",
+            {"this tree": threads[2], "sb3-contrib": threads[1]},
+            len(batches),
+            1e3,
+            "ms",
+        ),
+        _part_row(
+            "... while another process keeps one core busy",
+            {"this tree": crowded[2], "sb3-contrib": crowded[1]},
+            len(batches),
+            1e3,
+            "ms",
+        ),
         _part_row("rollout: learner forward and draw, per step of 8 games", roll, per_step, 1e6, "µs"),
     ]
+
+
+@contextlib.contextmanager
+def _busy_neighbour() -> Iterator[None]:
+    """Another process spinning on one core meanwhile (what a busy machine looks like)."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def _best_wall(jobs: dict[int, Any], repeats: int) -> dict[int, float]:
+    """The least wall-clock time of each job, run with its key's number of torch threads (the
+    threads' CPU time would hide what they buy), over ``repeats`` interleaved rounds."""
+    import time
+
+    import torch
+
+    best = dict.fromkeys(jobs, float("inf"))
+    for _ in range(repeats):
+        for threads, job in jobs.items():
+            torch.set_num_threads(threads)
+            start = time.perf_counter()
+            job()
+            best[threads] = min(best[threads], time.perf_counter() - start)
+    return best
 
 
 def _part_row(name: str, best: dict[str, float], count: int, scale: float, unit: str) -> list[str]:

@@ -6,7 +6,6 @@ each other."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import signal
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
@@ -45,10 +44,9 @@ class RunSettings:
     # model on the same games and recommends the stronger (issue #14: strength fell late in runs).
     keep_best: bool = True
     deterministic_eval: bool = False
-    # Torch's threads for the learner's update: 0 (the default) is every core this process may
-    # use (at most 4) without workers, 1 in each data-parallel worker (W workers share the cores);
-    # expert iteration and exploit's best responses take 0 as 1.
-    torch_threads: int = 0
+    # Torch's threads per process. One: two speed the update up on an idle 2-core machine and
+    # slow it down far more while another process keeps a core busy (docs/benchmarks.md).
+    torch_threads: int = 1
     # Where the learner (the PPO model and its update) runs: "cpu" (bit-exact runs), "cuda" or
     # "auto" (cuda where torch sees a GPU); see ``device``. Rollouts stay on the CPU.
     device: str = "cpu"
@@ -111,7 +109,7 @@ class TrainConfig(RunSettings):
     vf_coef: float = 0.5
     # The update's arithmetic: "fused" computes the masked softmax's log-probability and entropy
     # in one pass (training.selfplay.policy) and steps torch's fused Adam (the same numbers up to
-    # float rounding; about 1.6x faster updates in Smuggle, docs/benchmarks.md); "sb3" is
+    # float rounding; faster updates, docs/benchmarks.md); "sb3" is
     # sb3-contrib's masked softmax to the bit (a cheaper form of it) and torch's default Adam,
     # which is what made the zoo's recorded models (a run gives their weights again only with it).
     update_ops: str = "fused"
@@ -166,12 +164,12 @@ class TrainConfig(RunSettings):
             "snapshot_every",
             "checkpoint_every",
             "eval_every",
+            "torch_threads",
         ):
             positive(name)
         positive("max_decisions", allow_none=True)
         positive("num_players", allow_none=True)
         for name in (
-            "torch_threads",
             "eval_games",
             "final_eval_games",
             "seed",
@@ -319,17 +317,6 @@ def train_command(config: TrainConfig) -> str:
     head = ["smuggle", "train", config.env_id]
     always = ("num_players", "steps", "seed")
     return command_line(config, head, _FLAGS, _NOT_IN_COMMAND, always, none_flags=("imitate",))
-
-
-def learner_threads(config: TrainConfig, worker: bool = False) -> int:
-    """Torch's threads for the learner (``torch_threads``; 0: every core this process may use, at
-    most 4, in the trainer; 1 in a data-parallel worker)."""
-    if config.torch_threads:
-        return config.torch_threads
-    if worker:
-        return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(4, cores))
 
 
 def ppo_kwargs(c: TrainConfig) -> dict[str, Any]:

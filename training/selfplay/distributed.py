@@ -111,10 +111,10 @@ class Worker:
     def __init__(self, config: dict[str, Any], rank: int, world: int, barrier: Any = None):
         import torch
 
-        from .config import TrainConfig, learner_threads, make_local_vec_env, policy_spec, ppo_kwargs
+        from .config import TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
 
         c = TrainConfig.from_dict(config)
-        torch.set_num_threads(learner_threads(c, worker=True))
+        torch.set_num_threads(c.torch_threads)
         torch.distributions.Distribution.set_default_validate_args(False)
         self.rank, self.world = rank, world
         self.share = c.n_envs // world

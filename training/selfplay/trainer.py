@@ -30,9 +30,9 @@ once. A second Ctrl-C always stops at once. ``request_stop()`` does the same fro
 **Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see docs/training.md and
 docs/benchmarks.md): an in-process vector env of 8 games whose opponents decide together
 (``vec_env``; SB3's subprocess workers were slower on 2 busy cores: a step is two pipe round trips
-per game, and each waits for a time slice), the learner's rollouts in numpy (``rollout``), the
-update on every core the process may use (``torch_threads=0``; the rollout no longer runs torch,
-where two threads on two busy cores were 3x slower), distribution argument checks off (they cost
+per game, and each waits for a time slice), the learner's rollouts in numpy (``rollout``), one
+torch thread (two speed the update up on an idle machine and slow it down far more while another
+process keeps a core busy: docs/benchmarks.md), distribution argument checks off (they cost
 a third of the rollout time), and the update's masked softmax and Adam step fused
 (``update_ops``, ``policy``; ``"sb3"`` gives sb3-contrib's numbers to the last bit).
 A script that uses ``vec="subprocess"`` needs the usual
@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 from smuggle_envs.core.errors import ConfigError
 from training.match import build_agent
 
-from .config import BASELINES, MIXED, TrainConfig, learner_threads, make_local_vec_env, policy_spec, ppo_kwargs
+from .config import BASELINES, MIXED, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
 from .rng import global_rng_state, set_global_rng_state
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
@@ -219,7 +219,7 @@ class Trainer:
         with a checkpoint (``TrainingStopped``; see the module docstring)."""
         import torch
 
-        torch.set_num_threads(learner_threads(self.config))
+        torch.set_num_threads(self.config.torch_threads)
         # Argument validation of every Categorical costs a third of the rollout time.
         torch.distributions.Distribution.set_default_validate_args(False)
         self.out.mkdir(parents=True, exist_ok=True)

@@ -57,9 +57,9 @@ class ExpertConfig(RunSettings):
 
     def validate(self) -> None:
         """A one-line ``ConfigError`` for any value out of range (the teacher: ``teacher_options``)."""
-        for name in ("rounds", "games_per_round", "epochs", "batch_size", "replay_rounds"):
+        for name in ("rounds", "games_per_round", "epochs", "batch_size", "replay_rounds", "torch_threads"):
             _check_int(name, getattr(self, name), 1)
-        for name in ("seed", "explore_moves", "imitation_samples", "imitation_epochs", "workers", "torch_threads"):
+        for name in ("seed", "explore_moves", "imitation_samples", "imitation_epochs", "workers"):
             _check_int(name, getattr(self, name), 0)
         for name in ("eval_games", "final_eval_games", "eval_seed"):
             _check_int(name, getattr(self, name), 0)

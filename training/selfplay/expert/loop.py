@@ -114,7 +114,7 @@ class ExpertIteration:
     def run(self, resume: bool = False) -> dict[str, Any]:
         import torch
 
-        torch.set_num_threads(self.config.torch_threads or 1)  # 0: one, as before (PPO's 0 is every core)
+        torch.set_num_threads(self.config.torch_threads)
         self.out.mkdir(parents=True, exist_ok=True)
         self._started = time.perf_counter()
         done = self.latest_round() if resume else None
