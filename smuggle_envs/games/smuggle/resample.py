@@ -55,6 +55,11 @@ rules make public (a Bag claim passed on was a lie just when the discard after i
 Bag, rule 15). The drawn hands replace the true ones in the world (``finished_hands``), so a
 world resampled again for another seat does not read the truth there either.
 
+**Kept work.** A search resamples thousands of times from one position, so what a finished
+hand's walk needs from the viewer's information is worked out once per record and viewer and
+kept (``_FinishedWalk``, see the comment above it); every draw is still made afresh, with the
+same calls of the RNG as the plain walk, so the worlds are the same to the bit.
+
 **Approximations.** Every world is a past consistent with everything ``player`` has seen, and
 every such past can be drawn, but they are not weighted exactly as likely as their deals: the
 walks above choose uniformly step by step rather than weighing whole pasts, and no discard is
@@ -66,11 +71,15 @@ reached by those walks, not weighed by how likely a player is to declare, let pa
 
 from __future__ import annotations
 
+import itertools
 import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from . import actions as A
 from .actions import BAG, NUM_KINDS
-from .state import FinishedHand, Pass, SmuggleStateBase
+from .state import NO_CARDS, FinishedHand, Pass, SmuggleStateBase
 from .steps import truthful
 from .vocab import DECLARE, DISCARD, OFFICER, OVER, RECEIVE
 
@@ -128,7 +137,7 @@ def resample(st: SmuggleStateBase, player: int, rng: random.Random) -> SmuggleSt
     new.rng = st._fresh_rng(rng)
     past: list[Hand] = []
     if st.phase == OVER or not st.hand_size:
-        rng.shuffle(new.deck)
+        _shuffle(new.deck, rng)
     else:
         past = _redraw_live_hand(st, new, player, rng)
     _redraw_received_lies(st, new, player, past, rng)
@@ -147,7 +156,7 @@ def _redraw_live_hand(st: SmuggleStateBase, new: SmuggleStateBase, player: int, 
     top = max((j for j, hand in enumerate(hands) if hand is not None), default=-1)
     drawn = -1
     if top == m:
-        rng.shuffle(new.deck)
+        _shuffle(new.deck, rng)
     elif top >= 0:
         new.deck = _draw_forward(st, hands, discards, top, rng)
     else:
@@ -156,22 +165,36 @@ def _redraw_live_hand(st: SmuggleStateBase, new: SmuggleStateBase, player: int, 
     past = [hand for hand in hands if hand is not None]
     if len(past) != m + 1:
         raise RuntimeError("a hand of the live hand's past was left undrawn")
-    # Each seat's memory: the hand of its last pass, worn down by the discards since.
-    passes = m + 1 if st.phase in (RECEIVE, DISCARD) else m
-    last_pass = {seat: j for j, seat in enumerate(holders[:passes])}
-    later = [0] * NUM_KINDS  # the discards after pass j, per kind
-    memory = {}
-    for j in range(m, -1, -1):
-        if j < m:
-            later[discards[j]] += 1
-        memory[j] = bytes(max(h - n, 0) for h, n in zip(past[j], later))
-    for q in range(st.n):
-        new.known[q][:] = memory[last_pass[q]] if q in last_pass else bytes(NUM_KINDS)
+    _set_memories(st, new, holders, discards, past)
     if bytes(new.known[player]) != bytes(st.known[player]):
         raise RuntimeError(f"seat {player}'s memory does not follow from the live hand's past")
     new.hand[:] = bytes(past[m])
     new.hand_past = tuple(bytes(hand) for hand in past)
     return past
+
+
+def _set_memories(
+    st: SmuggleStateBase, new: SmuggleStateBase, holders: list[int], discards: list[int], past: list[Hand]
+) -> None:
+    """Each seat's memory of the live hand in ``new``: the hand of its last pass (``past``),
+    worn down by the discards since; nothing for a seat that has not passed it."""
+    m = len(discards)
+    passes = m + 1 if st.phase in (RECEIVE, DISCARD) else m
+    if not passes:  # a hand just dealt: nobody has passed it yet
+        new.known_all[:] = st.game.no_known
+        return
+    last_pass = {seat: j for j, seat in enumerate(holders[:passes])}
+    wanted = set(last_pass.values())
+    later = [0] * NUM_KINDS  # the discards after pass j, per kind
+    memory = {}
+    for j in range(passes - 1, -1, -1):
+        if j < m:
+            later[discards[j]] += 1
+        if j in wanted:
+            memory[j] = bytes([max(h - n, 0) for h, n in zip(past[j], later)])
+    # One write of the whole field (``known`` are its windows, one per seat): a resample's
+    # every call writes it.
+    new.known_all[:] = b"".join([memory[last_pass[q]] if q in last_pass else NO_CARDS for q in range(st.n)])
 
 
 def _redraw_received_lies(
@@ -180,12 +203,14 @@ def _redraw_received_lies(
     """Redraw every finished hand's past into ``new`` and recount, from those pasts and the live
     hand's drawn past (``live``), the lies each seat but ``player`` accepted."""
     n = st.n
-    lies, accepted = [0] * (n * n), [0] * (n * n)
+    walks, accepted = _finished_walks(st.finished_hands, player, n)
+    lies, accepted = [0] * (n * n), list(accepted)
     finished = []
-    for record in st.finished_hands:
-        drawn = _draw_finished(player, record, rng)
-        finished.append(FinishedHand(record.passes, tuple([bytes(hand) for hand in drawn]), record.discards))
-        _count_lies(lies, accepted, n, record.passes, drawn)
+    for walk in walks:
+        drawn = _draw(walk.root, rng)
+        finished.append(drawn.record)
+        for cell in drawn.lies:
+            lies[cell] += 1
     new.finished_hands = tuple(finished)
     _count_lies(lies, accepted, n, st.hand_passes, live)
     if bytes(accepted) != bytes(st.received_from):
@@ -208,19 +233,164 @@ def _count_lies(lies: list[int], accepted: list[int], n: int, passes: tuple[Pass
         lies[cell] += not truthful(declared, hand)
 
 
-def _draw_finished(player: int, record: FinishedHand, rng: random.Random) -> list[Hand]:
-    """A past for a finished hand: its last hand (public) and those ``player`` saw kept, the
-    others drawn backwards (``_draw_backward``)."""
-    hands = record.hands
-    top = len(hands) - 1
-    drawn: list[Hand | None] = [None] * (top + 1)
-    for j in _seen_finished(player, record.passes, top):
-        drawn[j] = list(hands[j])
-    _draw_backward(drawn, list(record.discards), -1, rng)
-    past = [hand for hand in drawn if hand is not None]
-    if len(past) != top + 1:
-        raise RuntimeError("a hand of a finished hand's past was left undrawn")
-    return past
+# **The finished hands' walks, kept.** A search resamples thousands of times from one position,
+# and a finished hand's walk back (``_draw_backward``) depends only on its record's public part
+# (passes, discards, last hand) and the hands the viewer saw of it (``_FinishedWalk`` reads no
+# other hand of the record, so nothing kept is hidden from the viewer it is kept for): so each
+# (record, viewer) gets one ``_FinishedWalk``, whose choice points (``_Choice``) are built the
+# first time a draw reaches them and whose ends (``_Drawn``) hold the drawn record ready to put
+# in a world. A draw then only picks, with the same ``rng.random()`` calls and the same
+# comparisons as ``_pick``, so the worlds are those ``_draw_backward`` draws, to the bit. Records
+# are immutable and a key's record is held by its entry, so its ``id`` cannot be reused while
+# the entry lives: an entry cannot go stale. Nothing here is part of any state, so no seat
+# observes it. The drawn records are the kept ``_Drawn.record`` objects, so a world resampled
+# again (for another seat) finds its walks kept too.
+_WALKS: dict[tuple[int, int, int], tuple[FinishedHand, _FinishedWalk]] = {}
+# The same for a state's whole ``finished_hands`` (a tuple, shared by clones until a hand
+# finishes): its walks in order, and the ``received_from`` counts of their passes.
+_ALL_WALKS: dict[tuple[int, int, int], tuple[tuple[FinishedHand, ...], tuple[_FinishedWalk, ...], list[int]]] = {}
+# Past this many entries a cache starts afresh: a game has tens of records and a search one
+# viewer, so a decision's search keeps its walks; worlds resampled again (each a new tuple of
+# kept records) add entries and may start it afresh, which costs one walk per record again.
+_MAX_WALKS = 1024
+
+
+def _finished_walks(
+    records: tuple[FinishedHand, ...], player: int, n: int
+) -> tuple[tuple[_FinishedWalk, ...], list[int]]:
+    """The kept walks of ``records`` seen by ``player`` (``n`` seats), and the ``received_from``
+    counts of their passes, made on first use."""
+    key = (id(records), player, n)
+    entry = _ALL_WALKS.get(key)
+    if entry is not None and entry[0] is records:
+        return entry[1], entry[2]
+    walks = tuple(_finished_walk(record, player, n) for record in records)
+    accepted = [0] * (n * n)
+    for walk in walks:
+        for cell in walk.accepted:
+            accepted[cell] += 1
+    if len(_ALL_WALKS) >= _MAX_WALKS:
+        _ALL_WALKS.clear()
+    _ALL_WALKS[key] = (records, walks, accepted)
+    return walks, accepted
+
+
+def _finished_walk(record: FinishedHand, player: int, n: int) -> _FinishedWalk:
+    """The kept walk for ``record`` seen by ``player`` (``n`` seats), made on first use."""
+    key = (id(record), player, n)
+    entry = _WALKS.get(key)
+    if entry is not None and entry[0] is record:
+        return entry[1]
+    if len(_WALKS) >= _MAX_WALKS:
+        _WALKS.clear()
+    walk = _FinishedWalk(record, player, n)
+    _WALKS[key] = (record, walk)
+    return walk
+
+
+def _draw(node: _Choice | _Drawn, rng: random.Random) -> _Drawn:
+    """A drawn past of a finished hand: from its walk's root, one pick at each choice, as
+    ``_pick`` picks (one ``rng.random()``, the first running total above it)."""
+    while type(node) is _Choice:
+        totals = node.totals
+        # ``min``: the last kind, as ``_pick``, should rounding leave the draw at the total
+        i = min(bisect_right(totals, rng.random() * totals[-1]), len(totals) - 1)
+        child = node.children[i]
+        if child is None:
+            child = node.children[i] = node.walk.grow(node, i)
+        node = child
+    return node  # type: ignore[return-value]
+
+
+class _Drawn(NamedTuple):
+    """The end of a finished hand's walk: the record as the world holds it (its past drawn), and
+    the cells of ``received_lies`` (``receiver * n + passer``) of the lies accepted in it."""
+
+    record: FinishedHand
+    lies: tuple[int, ...]
+
+
+class _FinishedWalk:
+    """A past for a finished hand, as ``_draw_backward`` draws it from the hands ``player`` saw
+    (the last one, public, and those of ``_seen_finished``), its steps worked out once.
+    ``rules[i]`` says how hand ``i`` follows from hand ``i + 1``: the hand itself when the viewer
+    saw it; the hands reachable from the known hand below (``_reach``, as ``_bridge`` walks) when
+    there is one; else None (``_walk_back``). ``accepted``: the ``received_from`` cells of its
+    passes."""
+
+    def __init__(self, record: FinishedHand, player: int, n: int):
+        top = len(record.hands) - 1
+        if len(record.passes) > top + 1:
+            raise RuntimeError("an accepted hand is missing from the drawn past")
+        self.record, self.n = record, n
+        self.accepted = tuple(receiver * n + passer for passer, receiver, _, _ in record.passes)
+        seen = sorted(_seen_finished(player, record.passes, top))
+        self.rules: list[Hand | set[tuple[int, ...]] | None] = [None] * top
+        for j in seen[:-1]:
+            self.rules[j] = list(record.hands[j])
+        for lo, hi in itertools.pairwise(seen):
+            reach = _reach(list(record.hands[lo]), list(record.hands[hi]), record.discards, lo, hi)
+            for j in range(lo + 1, hi):
+                self.rules[j] = reach[j]
+        self.root = self.walk([list(record.hands[top])])
+
+    def walk(self, path: list[Hand]) -> _Choice | _Drawn:
+        """Walk back from the last hand of ``path`` (the past from the top down) to the next
+        choice, or to hand 0: what is forced is done here, once."""
+        discards = self.record.discards
+        for i in range(len(self.rules) - len(path), -1, -1):
+            cur, d, rule = path[-1], discards[i], self.rules[i]
+            if isinstance(rule, list):
+                path.append(rule)
+            elif rule is not None:
+                allowed = [k for k in range(NUM_KINDS) if cur[k] and _undone(cur, k, d) in rule]
+                if not allowed:
+                    raise RuntimeError("no past of the live hand joins the hands a seat saw")
+                return _Choice(self, path, allowed)
+            elif d != BAG and cur[BAG]:
+                path.append(_before(cur, BAG, d))  # the hand that threw ``d`` held no Bag
+            else:
+                return _Choice(self, path, [k for k in range(NUM_KINDS) if cur[k]])
+        return self.end(path[::-1])
+
+    def end(self, past: list[Hand]) -> _Drawn:
+        """A whole drawn past, as the world keeps it, with its accepted lies."""
+        record, n = self.record, self.n
+        lies = tuple(
+            receiver * n + passer
+            for (passer, receiver, declared, _), hand in zip(record.passes, past)
+            if not truthful(declared, hand)
+        )
+        return _Drawn(FinishedHand(record.passes, tuple([bytes(hand) for hand in past]), record.discards), lies)
+
+    def grow(self, node: _Choice, i: int) -> _Choice | _Drawn:
+        """Where undoing ``node.kinds[i]`` at ``node`` leads."""
+        path = node.path
+        return self.walk([*path, _before(path[-1], node.kinds[i], node.discard)])
+
+
+class _Choice:
+    """A point of a finished hand's walk where a card drawn is undone at random: ``path`` the
+    hands from the top down to the current one, ``kinds`` the cards it may undo and ``totals``
+    their running card counts (``_pick``'s weights); ``children[i]``: where undoing
+    ``kinds[i]`` leads, made on first use."""
+
+    __slots__ = ("children", "discard", "kinds", "path", "totals", "walk")
+
+    def __init__(self, walk: _FinishedWalk, path: list[Hand], kinds: list[int]):
+        cur = path[-1]
+        self.walk, self.path, self.kinds = walk, path, kinds
+        self.totals = list(itertools.accumulate(cur[k] for k in kinds))
+        self.discard = walk.record.discards[len(walk.rules) - len(path)]
+        self.children: list[_Choice | _Drawn | None] = [None] * len(kinds)
+
+
+def _before(hand: Hand, card: int, discard: int) -> Hand:
+    """The hand before it threw ``discard`` and drew ``card``."""
+    before = list(hand)
+    before[card] -= 1
+    before[discard] += 1
+    return before
 
 
 def _seen_finished(player: int, passes: tuple[Pass, ...], top: int) -> set[int]:
@@ -253,7 +423,7 @@ def _redraw_hand(st: SmuggleStateBase, rng: random.Random) -> tuple[Hand, int, l
     """The live hand redrawn for a seat that never saw it: ``(hand, drawn, pack)``, ``drawn``
     the card drawn after the kept ones (-1 if none was) and ``pack`` the rest, shuffled."""
     pool = st.deck + st.hand_cards()
-    rng.shuffle(pool)
+    _shuffle(pool, rng)
     hand = [0] * NUM_KINDS
     # Kept cards are never the Bag (rule 15), so draw those from the Bag-free part of the pool.
     for _ in range(st.kept):
@@ -261,12 +431,26 @@ def _redraw_hand(st: SmuggleStateBase, rng: random.Random) -> tuple[Hand, int, l
     # Shuffle again: skipping the Bag above left it nearer the front, so the card drawn after the
     # kept ones would be the Bag with 1/pool, not the 1/(pool - kept) of a fair deal (found by the
     # enumeration test of training/bluffing/beliefs.py).
-    rng.shuffle(pool)
+    _shuffle(pool, rng)
     drawn = -1
     for _ in range(st.hand_size - st.kept):
         drawn = pool.pop()
         hand[drawn] += 1
     return hand, drawn if st.kept else -1, pool
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, written out: the same swaps from the same ``rng.getrandbits``
+    calls (CPython's ``shuffle`` and ``_randbelow``), so the same order, about a third faster.
+    Every resample shuffles a pack of tens of cards, once or twice, and that was its largest
+    cost; ``tests/games/smuggle/test_resample_cache.py`` checks it against ``rng.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()  # a place among the i + 1 first, drawn as ``_randbelow`` does
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _legal(hand: Hand, discard: int) -> bool:
@@ -310,7 +494,7 @@ def _draw_forward(
         hand[card] += 1
         hands[j] = list(hand)
     deck = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
-    rng.shuffle(deck)
+    _shuffle(deck, rng)
     return deck
 
 
@@ -352,14 +536,26 @@ def _bridge(hands: list[Hand | None], discards: list[int], lo: int, hi: int, rng
     """Hands ``lo + 1`` to ``hi - 1`` between the known hands ``lo`` and ``hi``: walking back from
     ``hi``, each undone draw is a uniformly chosen card of the hand among those that leave a hand
     legally reachable from ``lo`` (the sets of those are found forwards first)."""
+    reach = _reach(hands[lo] or [], hands[hi] or [], discards, lo, hi)
+    for j in range(hi, lo + 1, -1):
+        cur, d = hands[j] or [], discards[j - 1]
+        allowed = [k for k in range(NUM_KINDS) if cur[k] and _undone(cur, k, d) in reach[j - 1]]
+        if not allowed:
+            raise RuntimeError("no past of the live hand joins the hands a seat saw")
+        hands[j - 1] = list(_undone(cur, _pick(rng, cur, allowed), d))
+
+
+def _reach(low: Hand, high: Hand, discards: Sequence[int], lo: int, hi: int) -> dict[int, set[tuple[int, ...]]]:
+    """The hands ``lo`` to ``hi - 1`` that can be reached from hand ``lo`` (``low``) on the way to
+    hand ``hi`` (``high``), by index, found forwards."""
     # Every card drawn in between ends in hand ``hi`` or is discarded on the way, so only those
     # kinds are drawn forwards: that drops only hands on no path to ``hi``, which the walk back
     # never chooses, and keeps the sets small (a resample bridges every finished hand).
-    drawn = list(hands[hi] or ())
+    drawn = list(high)
     for d in discards[lo:hi]:
         drawn[d] += 1
-    kinds = [k for k, (n, h) in enumerate(zip(drawn, hands[lo] or ())) if n > h]
-    reach = {lo: {tuple(hands[lo] or ())}}
+    kinds = [k for k, (n, h) in enumerate(zip(drawn, low)) if n > h]
+    reach = {lo: {tuple(low)}}
     for j in range(lo + 1, hi):
         d, step = discards[j - 1], set()
         for hand in reach[j - 1]:
@@ -370,12 +566,7 @@ def _bridge(hands: list[Hand | None], discards: list[int], lo: int, hi: int, rng
                     after[k] += 1
                     step.add(tuple(after))
         reach[j] = step
-    for j in range(hi, lo + 1, -1):
-        cur, d = hands[j] or [], discards[j - 1]
-        allowed = [k for k in range(NUM_KINDS) if cur[k] and _undone(cur, k, d) in reach[j - 1]]
-        if not allowed:
-            raise RuntimeError("no past of the live hand joins the hands a seat saw")
-        hands[j - 1] = list(_undone(cur, _pick(rng, cur, allowed), d))
+    return reach
 
 
 def _undone(hand: Hand, card: int, discard: int) -> tuple[int, ...]:
