@@ -84,41 +84,79 @@ def _best_cpu(jobs: dict, repeats: int) -> dict[str, float]:
 
 
 def _update_parts(repeats: int) -> list[list[str]]:
-    """The update's forward and backward per minibatch of 512, with sb3-contrib's masked
-    distribution and with this tree's default (``training.selfplay.policy``), and the rollout's
-    forward and draw per step of 8 games, SB3's torch policy against this tree's numpy copy
-    (``training.selfplay.rollout``), on a real Smuggle rollout (4 players, one torch thread, this
-    process)."""
+    """The update's minibatch step (forward, backward, Adam) per minibatch of 512, sb3-contrib's
+    (its masked distribution, torch's default Adam) against this tree's default
+    (``training.selfplay.policy``), also with 2 torch threads; and the rollout's forward and draw
+    per step of 8 games, SB3's torch policy against this tree's numpy copy
+    (``training.selfplay.rollout``); on a real Smuggle rollout (4 players, this process)."""
     import torch
-    from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 
     from training.selfplay.config import make_local_vec_env, policy_spec, ppo_kwargs
-    from training.selfplay.policy import KINDS
-    from training.selfplay.rollout import NumpyActorCritic, sample_masked
     from training.selfplay.trainer import TrainConfig
 
     torch.set_num_threads(1)
     torch.distributions.Distribution.set_default_validate_args(False)
     c = TrainConfig(env_id="smuggle_v0", num_players=4, imitate=None)
     policy, kwargs = policy_spec(c, 0)
+    from sb3_contrib import MaskablePPO
+
     model = MaskablePPO(policy, make_local_vec_env(c, 8), seed=0, device="cpu", policy_kwargs=kwargs, **ppo_kwargs(c))
     model.learn(c.n_steps * 8)  # a rollout in the buffer
     batches = list(model.rollout_buffer.get(c.batch_size))
-    steps = [(b.observations[:8], b.action_masks[:8].numpy()) for b in batches]
-    kinds = {"sb3-contrib": MaskableCategoricalDistribution(510), "this tree": KINDS[c.update_ops](510)}
+    return [*_update_rows(model, batches, c.update_ops, repeats), _rollout_row(model, batches, repeats)]
 
-    def update(dist: Any) -> None:
-        model.policy.action_dist = dist
+
+def _update_rows(model: Any, batches: list, ops: str, repeats: int) -> list[list[str]]:
+    import torch
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from training.selfplay.policy import install
+
+    def update(kind: str) -> None:
+        # This tree's ops, or sb3-contrib's own distribution with torch's default Adam step.
+        model.policy.action_dist = MaskableCategoricalDistribution(510)
+        install(model.policy, ops if kind == "this tree" else "sb3")
+        if kind != "this tree":
+            model.policy.action_dist = MaskableCategoricalDistribution(510)
         for b in batches:
             values, log_prob, entropy = model.policy.evaluate_actions(
                 b.observations, b.actions.long().flatten(), action_masks=b.action_masks
             )
             assert entropy is not None
+            model.policy.optimizer.zero_grad()
             (values.mean() + log_prob.mean() + entropy.mean()).backward()
+            model.policy.optimizer.step()
+
+    upd = _best_cpu({k: (lambda k=k: update(k)) for k in ("sb3-contrib", "this tree")}, repeats)
+    both = {1: lambda: update("this tree"), 2: lambda: update("this tree")}
+    threads = _best_wall(both, repeats)
+    with _busy_neighbour():
+        crowded = _best_wall(both, repeats)
+    torch.set_num_threads(1)
+    n = len(batches)
+    return [
+        _part_row("update: forward, backward and Adam, per minibatch of 512", upd, n, 1e3, "ms"),
+        _part_row("the same with 2 torch threads instead of 1 (wall clock)", _as_trees(threads), n, 1e3, "ms"),
+        _part_row("... while another process keeps one core busy", _as_trees(crowded), n, 1e3, "ms"),
+    ]
+
+
+def _as_trees(by_threads: dict[int, float]) -> dict[str, float]:
+    """2 threads in the "this tree" column, 1 in the reference's."""
+    return {"this tree": by_threads[2], "sb3-contrib": by_threads[1]}
+
+
+def _rollout_row(model: Any, batches: list, repeats: int) -> list[str]:
+    import torch
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from training.selfplay.rollout import NumpyActorCritic, sample_masked
+
+    steps = [(b.observations[:8], b.action_masks[:8].numpy()) for b in batches]
+    np_steps = [(obs.numpy(), masks) for obs, masks in steps]
 
     def torch_rollout() -> None:
-        model.policy.action_dist = kinds["sb3-contrib"]
+        model.policy.action_dist = MaskableCategoricalDistribution(510)
         with torch.no_grad():
             for _ in range(20):
                 for obs, masks in steps:
@@ -130,33 +168,8 @@ def _update_parts(repeats: int) -> list[list[str]]:
             for obs, masks in np_steps:
                 sample_masked(net(obs)[0], masks, rng.random)
 
-    np_steps = [(obs.numpy(), masks) for obs, masks in steps]
-    upd = _best_cpu({k: (lambda d=d: update(d)) for k, d in kinds.items()}, repeats)
-    both = {1: lambda: update(kinds["this tree"]), 2: lambda: update(kinds["this tree"])}
-    threads = _best_wall(both, repeats)
-    with _busy_neighbour():
-        crowded = _best_wall(both, repeats)
-    torch.set_num_threads(1)
     roll = _best_cpu({"sb3-contrib": torch_rollout, "this tree": numpy_rollout}, repeats)
-    per_step = 20 * len(steps)
-    return [
-        _part_row("update: forward + backward, per minibatch of 512", upd, len(batches), 1e3, "ms"),
-        _part_row(
-            "the same with 2 torch threads instead of 1 (wall clock)",
-            {"this tree": threads[2], "sb3-contrib": threads[1]},
-            len(batches),
-            1e3,
-            "ms",
-        ),
-        _part_row(
-            "... while another process keeps one core busy",
-            {"this tree": crowded[2], "sb3-contrib": crowded[1]},
-            len(batches),
-            1e3,
-            "ms",
-        ),
-        _part_row("rollout: learner forward and draw, per step of 8 games", roll, per_step, 1e6, "µs"),
-    ]
+    return _part_row("rollout: learner forward and draw, per step of 8 games", roll, 20 * len(steps), 1e6, "µs")
 
 
 @contextlib.contextmanager

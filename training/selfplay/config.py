@@ -74,9 +74,10 @@ class TrainConfig(RunSettings):
     steps: int = 500_000  # learner decisions (SB3 timesteps)
     seed: int = 0
     n_envs: int = 8  # games stepped together: one batched forward pass
-    # "batched": in-process, the opponents of all games deciding together (vec_env); "dummy":
-    # SB3's DummyVecEnv, one game and one opponent at a time; "subprocess": a process per game.
-    vec: str = "batched"
+    # "dummy": SB3's DummyVecEnv, in-process, one game and one opponent decision at a time;
+    # "batched": in-process, network opponents of all games deciding together (vec_env: no
+    # faster at these sizes on a CPU, docs/benchmarks.md); "subprocess": a process per game.
+    vec: str = "dummy"
     # Data-parallel workers (see ``distributed``): 0 steps the games in this process; W >= 1
     # gives each of W worker processes (or Ray actors) n_envs / W games and a share of every
     # minibatch. Results depend on the seed and W, not on the backend.

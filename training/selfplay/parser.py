@@ -84,8 +84,8 @@ def add_train(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--vec",
         choices=VEC_KINDS,
-        help="vector env: in-process with the games' opponents deciding together (batched, the default), "
-        "in-process one at a time (dummy), or one subprocess per game",
+        help="vector env: in-process, one game at a time (dummy, the default), in-process with the games' "
+        "network opponents deciding together (batched), or one subprocess per game",
     )
     p.add_argument(
         "--device",

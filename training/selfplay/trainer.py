@@ -28,9 +28,9 @@ first rollout after it; after the final checkpoint (during the final evaluation)
 once. A second Ctrl-C always stops at once. ``request_stop()`` does the same from code.
 
 **Defaults** were tuned for Smuggle with 4 players on 2 CPU cores (see docs/training.md and
-docs/benchmarks.md): an in-process vector env of 8 games whose opponents decide together
-(``vec_env``; SB3's subprocess workers were slower on 2 busy cores: a step is two pipe round trips
-per game, and each waits for a time slice), the learner's rollouts in numpy (``rollout``), one
+docs/benchmarks.md): an in-process vector env of 8 games (SB3's subprocess workers were slower on
+2 busy cores: a step is two pipe round trips per game, and each waits for a time slice; games
+whose network opponents decide together, ``vec_env``, were no faster), the learner's rollouts in numpy (``rollout``), one
 torch thread (two speed the update up on an idle machine and slow it down far more while another
 process keeps a core busy: docs/benchmarks.md), distribution argument checks off (they cost
 a third of the rollout time), and the update's masked softmax and Adam step fused
