@@ -141,6 +141,12 @@ def draw_scaling(data: Path, png: Path) -> None:
     module.plot(module.load(str(data)), str(png))
 
 
+def draw_learning_per_step(data: Path, png: Path) -> None:
+    """``benchmarks/learning_per_step.py --report``'s figure."""
+    module = _script("benchmarks/learning_per_step.py")
+    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+
+
 def learning_curve(title: str, chance: float) -> Draw:
     """A trainer's ``learning_curve.png`` (``plot_learning_curve``) from a stored ``eval.csv``."""
 
@@ -464,6 +470,14 @@ def _measured() -> list[Figure]:
             "train_scaling.json",
             "python benchmarks/train_scaling.py --steps 32768 --repeats 3 (about 10 minutes)",
             draw_scaling,
+        ),
+        Figure(
+            "learning_per_step.png",
+            "stored",
+            "benchmarks/learning_per_step.py: plot",
+            "learning_per_step.json",
+            "python benchmarks/learning_per_step.py --reference TREE --seeds 0,1,2 (about 25 minutes on 2 cores)",
+            draw_learning_per_step,
         ),
     ]
 
