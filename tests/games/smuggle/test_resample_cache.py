@@ -10,25 +10,10 @@ import random
 import pytest
 
 import smuggle_envs
-from smuggle_envs.games.smuggle import actions as A
 from smuggle_envs.games.smuggle import resample as R
-from smuggle_envs.games.smuggle.actions import BAG
 from smuggle_envs.games.smuggle.steps import truthful
-from smuggle_envs.games.smuggle.vocab import DECLARE, OFFICER, RECEIVE
 
-from .test_resample_received import _twins
-
-
-def _policy(state, rng):
-    """Random play that lets most hands go round, so that finished hands have long pasts."""
-    phase = state.phase
-    if phase == DECLARE and rng.random() < 0.5:
-        return A.CLAIM_BAG if state.hand[BAG] else A.declare(state.hand.tolist()[: A.NUM_ITEMS])
-    if phase == OFFICER:
-        return A.LET_PASS if rng.random() < 0.8 else A.SEARCH
-    if phase == RECEIVE:
-        return A.ACCEPT if rng.random() < 0.8 else A.INFORM
-    return rng.choice(state.legal_actions())
+from .test_resample_received import _policy, _twins
 
 
 def _positions(n, games, every=7):

@@ -45,15 +45,19 @@ def _evaluate(cls: type, logits: torch.Tensor, mask: torch.Tensor, chosen: torch
     return log_prob, entropy, dist.probs, grad
 
 
-@pytest.mark.parametrize(("seed", "batch"), [(0, 1), (1, 8), (2, 512), (3, 64)])
-def test_same_numbers_and_gradients_as_sb3_contrib(seed: int, batch: int) -> None:
-    logits, mask, chosen = _case(seed, batch)
+def _against_sb3_contrib(cls: type, logits: torch.Tensor, mask: torch.Tensor, chosen: torch.Tensor):
+    """``_evaluate`` of ``cls`` and of sb3-contrib's distribution, argument checks off (as the
+    trainer runs them)."""
     torch.distributions.Distribution.set_default_validate_args(False)
     try:
-        ours = _evaluate(FastMaskableCategorical, logits, mask, chosen)
-        theirs = _evaluate(MaskableCategorical, logits, mask, chosen)
+        return _evaluate(cls, logits, mask, chosen), _evaluate(MaskableCategorical, logits, mask, chosen)
     finally:
         torch.distributions.Distribution.set_default_validate_args(True)
+
+
+@pytest.mark.parametrize(("seed", "batch"), [(0, 1), (1, 8), (2, 512), (3, 64)])
+def test_same_numbers_and_gradients_as_sb3_contrib(seed: int, batch: int) -> None:
+    ours, theirs = _against_sb3_contrib(FastMaskableCategorical, *_case(seed, batch))
     for a, b in zip(ours, theirs):
         assert torch.allclose(a, b, atol=1e-6, rtol=0)
         assert torch.equal(a, b)  # and bit for bit: a seeded run is unchanged
@@ -63,12 +67,7 @@ def test_same_numbers_and_gradients_as_sb3_contrib(seed: int, batch: int) -> Non
 def test_the_fused_kind_gives_the_same_numbers_up_to_rounding(seed: int, batch: int, legal: float) -> None:
     logits, mask, chosen = _case(seed, batch)
     mask |= torch.rand(mask.shape, generator=torch.Generator().manual_seed(seed)) < legal
-    torch.distributions.Distribution.set_default_validate_args(False)
-    try:
-        ours = _evaluate(FusedMaskableCategorical, logits, mask, chosen)
-        theirs = _evaluate(MaskableCategorical, logits, mask, chosen)
-    finally:
-        torch.distributions.Distribution.set_default_validate_args(True)
+    ours, theirs = _against_sb3_contrib(FusedMaskableCategorical, logits, mask, chosen)
     for a, b in zip(ours, theirs):
         assert torch.allclose(a, b, atol=2e-6, rtol=1e-6)
 
