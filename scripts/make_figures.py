@@ -471,6 +471,11 @@ def _measured() -> list[Figure]:
             "python benchmarks/train_scaling.py --steps 32768 --repeats 3 (about 10 minutes)",
             draw_scaling,
         ),
+    ]
+
+
+def _training_speed() -> list[Figure]:
+    return [
         Figure(
             "learning_per_step.png",
             "stored",
@@ -563,7 +568,8 @@ def _bench() -> list[Figure]:
 
 
 FIGURES: dict[str, Figure] = {
-    f.name: f for f in [*_measured(), *_tournaments(), *_bluffing(), *_bench(), *_curves(), *_screenshots()]
+    f.name: f
+    for f in [*_measured(), *_training_speed(), *_tournaments(), *_bluffing(), *_bench(), *_curves(), *_screenshots()]
 }
 
 
