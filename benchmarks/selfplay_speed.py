@@ -113,8 +113,8 @@ def _update_rows(model: Any, batches: list, ops: str, repeats: int) -> list[list
     from training.selfplay.policy import install
 
     def update(kind: str) -> None:
-        # This tree's ops, or sb3-contrib's own distribution with torch's default Adam step.
-        model.policy.action_dist = MaskableCategoricalDistribution(510)
+        # This tree's ops; or torch's default Adam step ("sb3" sets it) with sb3-contrib's own
+        # distribution put back in place of the one "sb3" installs.
         install(model.policy, ops if kind == "this tree" else "sb3")
         if kind != "this tree":
             model.policy.action_dist = MaskableCategoricalDistribution(510)

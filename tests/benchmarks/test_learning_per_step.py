@@ -3,22 +3,19 @@ the steps where the two trees agree counted, the stored run's table the docs sho
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_bench_lps", ROOT / "benchmarks" / "learning_per_step.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("learning_per_step")
 
 
 def _run(seed: int, wins: list[float], seconds: list[float]) -> dict:

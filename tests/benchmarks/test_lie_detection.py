@@ -4,7 +4,6 @@ and the docs table is what they give."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -15,16 +14,14 @@ import pytest
 
 from training.bluffing.metrics import Settings
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "img" / "data" / "lie_detection.json"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_bench_lie_detection", ROOT / "benchmarks" / "lie_detection.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("lie_detection")
 
 
 def _call(seed: int, truth: bool, p: float, forced: bool = False, agent: str = "rule") -> dict[str, Any]:

@@ -6,7 +6,6 @@ pooled intervals) on their own."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import pytest
 
 import smuggle_envs
 from smuggle_envs.text import parse_action
+
+from .scripts import load_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = ROOT / "benchmarks" / "llm_deception.py"
@@ -35,11 +36,7 @@ RATE_KEYS = (
 
 
 def _load(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_path(path)
 
 
 @pytest.fixture(scope="module")

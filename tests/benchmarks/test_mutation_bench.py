@@ -4,23 +4,20 @@ and the docs' table, which must follow the stored results (the run itself takes 
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "img" / "data" / "mutation.json"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_bench_mutation", ROOT / "benchmarks" / "mutation.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("mutation")
 
 
 mutation = _load()

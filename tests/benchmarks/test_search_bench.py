@@ -3,12 +3,13 @@ and the strength rows merged into one file run after run (fast: no search is tim
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from .scripts import load
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,11 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def bench(monkeypatch) -> ModuleType:
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(name, "1")  # what the script sets at import; restored afterwards
-    spec = importlib.util.spec_from_file_location("_bench_search", ROOT / "benchmarks" / "search.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("search")
 
 
 def _speed_row(env: str, rollout_depth: int | None = None, playout_depth: int | None = None) -> dict:

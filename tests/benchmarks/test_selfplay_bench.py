@@ -3,20 +3,17 @@ and the stored speed comparison's tables (``benchmarks/selfplay_speed.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+
+from .scripts import load
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load(name)
 
 
 LEARN = "main (x.py:1);MaskablePPO.learn (sb3_contrib/ppo_mask/ppo_mask.py:9)"

@@ -13,16 +13,14 @@ from types import ModuleType
 
 import pytest
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "img" / "data"
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load(name)
 
 
 def _load_script(name: str) -> ModuleType:

@@ -63,14 +63,17 @@ def sample_masked(logits: np.ndarray, masks: np.ndarray, uniform: Uniform) -> tu
     return actions, log_p[np.arange(len(z)), actions].astype(np.float32)
 
 
-def numpy_rollout(model: Any, env: Any, n_steps: int, uniform: Uniform, on_step: OnStep) -> bool:
+def numpy_rollout(
+    model: Any, env: Any, n_steps: int, uniform: Uniform, on_step: OnStep, net: NumpyActorCritic | None = None
+) -> bool:
     """``n_steps`` decisions in each of ``env``'s games into ``model.rollout_buffer`` (a
-    MaskablePPO and its vector env), continuing from ``model._last_obs``; ``on_step(infos, dones)``
-    after each step of the games (False stops the rollout there, as an SB3 callback may).
-    Returns whether the rollout is complete."""
+    MaskablePPO and its vector env), continuing from ``model._last_obs``, with ``net`` (default:
+    a numpy copy of ``model.policy`` made now); ``on_step(infos, dones)`` after each step of the
+    games (False stops the rollout there, as an SB3 callback may). Returns whether the rollout is
+    complete."""
     import torch
 
-    net = NumpyActorCritic(model.policy)
+    net = net or NumpyActorCritic(model.policy)
     buffer = model.rollout_buffer
     buffer.reset()
     obs: np.ndarray = model._last_obs
@@ -119,7 +122,7 @@ def numpy_rollout_ppo() -> Any:
             self, env: Any, callback: Any, rollout_buffer: Any, n_rollout_steps: int, use_masking: bool = True
         ) -> bool:
             try:
-                NumpyActorCritic(self.policy)
+                net = NumpyActorCritic(self.policy)
             except TypeError:
                 return bool(super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps, use_masking))
             self.policy.set_training_mode(False)
@@ -133,7 +136,7 @@ def numpy_rollout_ppo() -> Any:
                 self._update_info_buffer(infos, dones)
                 return True
 
-            if not numpy_rollout(self, env, n_rollout_steps, _legacy_uniform, on_step):
+            if not numpy_rollout(self, env, n_rollout_steps, _legacy_uniform, on_step, net):
                 return False
             callback.on_rollout_end()
             return True
