@@ -158,8 +158,41 @@ EQUIVALENT: dict[str, str] = {
     },
     "smuggle_envs.games.ciq.steps.x__ship__mutmut_16": "the first card is Legal (legal_actions), so the value test "
     "alone already keeps it from being smuggled",
+    "smuggle_envs.games.ciq.steps.x_apply__mutmut_1": "every action ends in `_set_phase` (its own or the next "
+    "turn's), which drops the cached legal actions again before anything reads them",
+    "smuggle_envs.games.ciq.steps.x_apply__mutmut_7": "A.SHIP is 0: `action + 0` is `action - 0`",
+    "smuggle_envs.games.ciq.steps.x__sabotage__mutmut_44": "the pending sabotage card is read only in SABOTAGE2, "
+    "after it is set, and shown only when >= 0: -2 as -1",
+    "smuggle_envs.games.ciq.steps.x__reset_move_fields__mutmut_11": "no phase reads the target before it is set "
+    "again, and the one-hot sets nothing for a negative seat: -2 as -1",
+    **{
+        f"smuggle_envs.games.ciq.steps.x_smuggled_worth__mutmut_{i}": "with_smuggled defaults to True and is only "
+        "tested for truth: the same two calls"
+        for i in (5, 8)
+    },
     "smuggle_envs.games.ciq.steps.x__ship__mutmut_42": "`bribe` is only ever tested for truth: None as False",
     **{f"{_ILLEGAL}x_legal_action_mask__mutmut_{i}": _MASK_CACHE for i in (3, 4, 6, 7)},
+    f"{_ILLEGAL}x_legal_actions__mutmut_1": "the legal actions are a cache: computed again, they are the same tuple",
+    f"{_ILLEGAL}x_compute_legal__mutmut_10": "`main` is only tested for truth: None as False",
+    **{
+        f"{_ILLEGAL}x_compute_legal__mutmut_{i}": "an offer moves on to TRADE_WANT the moment it reaches the limit, "
+        "so TRADE_GIVE never sees n_give == trade_limit"
+        for i in (51, 52)
+    },
+    **{
+        f"{_ILLEGAL}x__play_actions__mutmut_{i}": "only hassle 3 (Vacation in Sweden) blocks Legal businesses; hassle 0 "
+        "does not, so `h > 0` and `h >= 1` answer as `h >= 0` (the guard that matters is against -1, no hassle)"
+        for i in (14, 15)
+    },
+    f"{_ILLEGAL}x_apply__mutmut_15": "action TARGET (75) is never legal while playing: ending the turn is END_TURN (180)",
+    f"{_ILLEGAL}x_start_turn__mutmut_16": "`main_used` and `bonus_used` are only tested for truth: None as False",
+    **{
+        f"{_ILLEGAL}x__resume__mutmut_{i}": "the card, target and business are read only after they are set, and "
+        "shown only when >= 0; the one-hot sets nothing for a negative index: -2 as -1"
+        for i in (6, 9, 12)
+    },
+    f"{_ILLEGAL}x__paranoia__mutmut_35": "`_on_lose` only tests `lose_after == AFTER_TURN`: None goes on to the "
+    "pass as AFTER_PARANOIA does",
     f"{_ILLEGAL}x__on_trade__mutmut_18": "raising what a seat knows to the count it already knows is a no-op",
     f"{_ILLEGAL}x__end_turn__mutmut_13": "'' is as falsy as None: no hassle that costs a business, no loss either way",
     f"{_IE_SCORING}x_final_scores__mutmut_44": "without Ferraris or Ceramics virtual_goods adds nothing",

@@ -119,6 +119,11 @@ class TrainConfig(RunSettings):
     imitate: str | None = "rule"
     imitation_samples: int = 200_000  # teacher decisions recorded
     imitation_epochs: int = 6
+    # The clone's minibatch (None: batch_size) and Adam's step size. Its cost is the arithmetic of
+    # samples x epochs, so a larger minibatch with a larger step is cheaper per epoch at the same
+    # fit (docs/benchmarks.md, "Time to strength").
+    imitation_batch_size: int | None = None
+    imitation_learning_rate: float = 1e-3
     # Share of the warm start's seats played by the random agent (not recorded): the clone then
     # sees how its teacher plays with weak players at the table (see ``imitation.collect``).
     imitation_random_share: float = 0.0
@@ -170,6 +175,10 @@ class TrainConfig(RunSettings):
             positive(name)
         positive("max_decisions", allow_none=True)
         positive("num_players", allow_none=True)
+        positive("imitation_batch_size", allow_none=True)
+        rate = self.imitation_learning_rate
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 < rate < 1.0:
+            raise ConfigError(f"imitation_learning_rate must be a number in (0, 1), got {rate!r}")
         for name in (
             "eval_games",
             "final_eval_games",

@@ -41,6 +41,7 @@ A script that uses ``vec="subprocess"`` needs the usual
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -106,7 +107,14 @@ def warm_start(
 
     def fit(data: Any, seed: int) -> dict[str, float]:
         return clone(
-            model, data, c.imitation_epochs, batch_size=c.batch_size, seed=seed, vf_coef=c.vf_coef, progress=c.progress
+            model,
+            data,
+            c.imitation_epochs,
+            batch_size=c.imitation_batch_size or c.batch_size,
+            seed=seed,
+            learning_rate=c.imitation_learning_rate,
+            vf_coef=c.vf_coef,
+            progress=c.progress,
         )
 
     data = demonstrations(samples, c.seed)
@@ -117,6 +125,19 @@ def warm_start(
         data = join(data, more, limit or len(data) + len(more))
         stats = fit(data, c.seed + round_)
     return data, stats
+
+
+def blas_threads(n: int) -> contextlib.AbstractContextManager[Any]:
+    """numpy's BLAS held to ``n`` threads while a run trains in this process (torch's own count,
+    ``torch_threads``). The numpy rollout's small matrix products gain nothing from a second
+    thread, which spins on a core the process needs: Import / Export's in-process run took 1.2x
+    the wall time and 1.5x the CPU time with OpenBLAS's default (docs/benchmarks.md). Worker
+    processes get the same from their environment (``distributed.ONE_THREAD``)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # scikit-learn brings it with the train extra; without it, numpy's default
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=n, user_api="blas")
 
 
 def rule_bot_available(game: Game) -> bool:
@@ -230,22 +251,23 @@ class Trainer:
         if handle_sigint and threading.current_thread() is threading.main_thread():
             self._previous_sigint = signal.signal(signal.SIGINT, self._on_sigint)
             self._sigint_handled = True
-        try:
-            self.venv = make_vec_env(self.config, self.vec, self.backend, self.ray_address)
+        with blas_threads(self.config.torch_threads):
             try:
-                if checkpoint is None:
-                    self._start_fresh()
-                else:
-                    self._restore(checkpoint)
-                self._phase = "learning"
-                self._learn(interrupt_at)
-                return self._finish()
+                self.venv = make_vec_env(self.config, self.vec, self.backend, self.ray_address)
+                try:
+                    if checkpoint is None:
+                        self._start_fresh()
+                    else:
+                        self._restore(checkpoint)
+                    self._phase = "learning"
+                    self._learn(interrupt_at)
+                    return self._finish()
+                finally:
+                    if self.callback is not None and self.callback.bar is not None:
+                        self.callback.bar.close()
+                    self.venv.close()
             finally:
-                if self.callback is not None and self.callback.bar is not None:
-                    self.callback.bar.close()
-                self.venv.close()
-        finally:
-            self._restore_sigint()
+                self._restore_sigint()
 
     def request_stop(self) -> None:
         """Stop at the next safe point: save a checkpoint there and raise ``TrainingStopped``."""

@@ -5,11 +5,14 @@ scores) that a one-line bug could move (``benchmarks/mutation.py`` plants such b
 players unless said otherwise: P0 plays first, P1 is the target. Cards are named like "10d".
 """
 
+import pytest
+
 from smuggle_envs.games.ciq import actions as A
 from smuggle_envs.games.ciq.steps import shipment_transfers, smuggled_worth
 from smuggle_envs.games.ciq.vocab import (
     AFTER_SABOTAGE,
     FIRE_DECISION,
+    FLAG_BRIBE,
     GIVE_FROM_HAND,
     OPEN,
     OVER,
@@ -305,3 +308,52 @@ def test_rule14_the_table_counts_two_shipped_copies_of_one_card(table):
     t = table(hands={0: ["5h", "5h", "2d", "3d", "4d", "Kd", "Kc"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
     t.ship("5h", "5h")
     assert t.state.f_ship[A.card("5h")] == 2 and t.state.phase == SHIPPING
+
+
+# ----- what a move leaves behind: the observation's move fields and the counters -----------------
+def test_rule14_a_joker_shows_a_bribe_until_the_next_card_clears_it(table):
+    # the bribe flag is on exactly while the Joker's bribe is pending: the next card turns it off
+    t = table(hands={0: ["joker", "5h", "6c", "2d", "3d", "Kd", "Kc"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
+    s = t.state
+    t.ship("5h", "joker")
+    assert s.bribe and s.f_ship_flags[FLAG_BRIBE] == 1
+    t.ship("6c")  # any card after a Joker
+    assert not s.bribe and s.f_ship_flags[FLAG_BRIBE] == 0 and s.phase == SHIPPING
+
+
+def test_rule12_a_finished_sabotage_leaves_no_card_shown_as_pending(table):
+    t = table(hands={0: ["5h", "5h", "7c", "2d", "Ks", "As", "Qs"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
+    s = t.state
+    t.act(A.sabotage("5h"))
+    assert s.f_sabotage[A.card("5h")] == 1
+    t.act(A.sabotage("5h"))
+    assert s.phase == AFTER_SABOTAGE and not any(s.f_sabotage)
+
+
+def test_rule8_a_turn_ends_with_no_target_shown_also_when_the_turn_limit_ends_the_game(table):
+    # the next turn's start clears the target too, but a game drawn at the turn limit has none
+    for limit, drawn in ((None, False), (3, True)):
+        hands = {0: ["5h", "5h", "7c", "2d", "Ks", "As", "Qs"], 1: P1_HAND}
+        t = table(hands=hands, tolerance={1: ["9s"]}, stock=STOCK, turn_limit=limit)
+        s = t.state
+        s.turns = 2
+        t.sabotage("5h", "5h")
+        assert s.target == 1 and s.f_target[1] == 1
+        t.stop()  # the turn ends: P1 to move, nobody targeted yet (or the game is drawn)
+        assert s.target == -1 and not any(s.f_target)
+        assert (s.phase == OVER) is drawn
+
+
+def test_the_turns_counter_saturates_exactly_at_the_limit(table):
+    # the encoder's 16-bit turn counter holds 65535 at most; the turn count itself goes on
+    t = table(hands={0: ["5h", "5h", "7c", "2d", "Ks", "As", "Qs"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
+    s = t.state
+    s.turns = 65535
+    t.sabotage("5h", "5h").stop()
+    assert s.turns == 65536 and s.counters[1] == 65535
+
+
+def test_shipment_transfers_outside_a_fire_decision_names_the_phase(table):
+    t = table(hands={0: ["5h", "6h", "7c", "2d", "Ks", "As", "Qs"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
+    with pytest.raises(ValueError, match="asks at a Fire decision, not in phase"):
+        shipment_transfers(t.state)

@@ -383,3 +383,37 @@ def test_magnum_in_a_closed_hand_beside_an_open_one_keeps_everyone_asked(table):
     )
     t.play("hostile takeover", on=1)
     assert t.state.asked == [1, 3]
+
+
+# ----- what a resolved card leaves behind, and what a pass teaches ------------------------------
+def test_a_resolved_takeover_leaves_no_card_target_or_business_shown(table):
+    # during the takeover all three are set; back at the player's turn none is (-1, no flag)
+    t = table(hands={0: ["relatives"]}, tables={3: ["merchandise"]}, hassles={0: "vacation in sweden"})
+    s = t.state
+    t.play("relatives", on=3)
+    assert s.phase == REACT and s.card == A.RELATIVES and s.target == 3 and s.biz >= 0
+    t.all_let_pass()
+    assert s.phase == EXTRA and s.card == s.target == s.biz == -1
+    assert not any(s.f_card) and not any(s.f_target) and not any(s.f_business)
+
+
+def test_a_pass_between_two_players_keeps_count_of_the_known_cards_on_both_sides(table):
+    # P1 knew two of P0's three Gamblings, P0 knew P1's one; P0 passes a Gambling to P1, P1 a
+    # Weapons to P0: P1 now knows one Gambling left in P0's hand, P0 knows two in P1's.
+    t = table(2, hands={0: ["death in the family", "gambling", "gambling", "gambling"], 1: ["gambling", "weapons"]})
+    s = t.state
+    s.known[1][0][A.GAMBLING], s.known[0][1][A.GAMBLING] = 2, 1
+    t.play("death in the family")
+    t.pass_cards("gambling", "weapons")
+    assert s.hands[0][A.GAMBLING] == 2 and s.hands[1][A.GAMBLING] == 2
+    assert known(t, 1, 0)[A.GAMBLING] == 1 and known(t, 0, 1)[A.GAMBLING] == 2
+    assert known(t, 0, 1)[A.WEAPONS] == 0 and known(t, 1, 0)[A.WEAPONS] == 1
+
+
+def test_a_paranoia_card_adds_its_lost_turns_to_those_already_owed(table):
+    t = table(hands={0: ["death in the family"]})
+    t.state.skip[0] = 1  # owed from before, to be skipped at P0's next turn
+    lost = t.game.lost_turns[A.DEATH]
+    assert lost >= 1
+    t.play("death in the family")
+    assert t.state.skip[0] == 1 + lost

@@ -219,3 +219,29 @@ def test_an_outright_winner_at_seat_0_is_ranked_first(table):
     t = table(2, credits={0: 10, 1: 40})
     t.state.win(0, "test")
     assert t.state.scores() == [41, 40]
+
+
+def test_diamond_rings_that_would_move_foxes_into_the_goods_weighs_the_harbor_without_its_tie_break(table):
+    # Seat 0 ties seat 1 for the most agriculture goods (one each) and breaks the tie with Foxes.
+    # Diamond Rings may move Foxes' own shipment into the goods (two luxuries), but that harbor
+    # gives the tie-break up with the card: moving Diamond Rings and Laptops instead keeps Foxes
+    # and the agriculture bonus alone, which scores more.
+    t = table(
+        2,
+        shipments={0: ["diamond_rings", "foxes", "laptops"]},
+        goods={0: ["hawaiian_salt", "segways"], 1: ["rice"]},
+    )
+    assert t.state.scores() == [34, 11]
+
+
+def test_teslas_wild_goods_are_placed_by_trying_every_split_exactly_at_the_exact_budget():
+    # Up to the budget every split is tried; only a surplus over it is placed one at a time. A
+    # scorer that pays only for three wild goods of the last type: placed one at a time (first
+    # of the equal gains), the first would go to the first type and the three never meet.
+    from smuggle_envs.games.import_export.scoring import _best_wilds
+
+    def score(counts, powers):
+        return 10 if counts[-1] >= 3 else 0
+
+    assert _best_wilds(score, (0, 0, 0, 0, 0), 3, frozenset(), exact=3) == (10, [0, 0, 0, 0, 3])
+    assert _best_wilds(score, (0, 0, 0, 0, 0), 3, frozenset(), exact=2)[0] == 0  # one over: missed

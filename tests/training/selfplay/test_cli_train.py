@@ -147,6 +147,9 @@ def test_a_short_run_then_resume_with_more_steps(tmp_path, capsys):
         (["train", "smuggle_v0", "--set", "mixed_tables=2"], ConfigError, "mixed_tables must be"),
         (["train", "smuggle_v0", "--set", "imitation_random_share=1"], ConfigError, "imitation_random_share must be"),
         (["train", "smuggle_v0", "--set", "imitation_dagger=-1"], ConfigError, "imitation_dagger must be"),
+        (["train", "smuggle_v0", "--set", "imitation_batch_size=0"], ConfigError, "imitation_batch_size must be"),
+        (["train", "smuggle_v0", "--set", "imitation_learning_rate=0"], ConfigError, "imitation_learning_rate must"),
+        (["train", "smuggle_v0", "--set", "imitation_learning_rate=2"], ConfigError, "imitation_learning_rate must"),
     ],
 )
 def test_bad_requests_are_one_line_errors(argv, error, match, tmp_path):

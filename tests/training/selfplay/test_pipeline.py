@@ -201,3 +201,29 @@ def test_bad_configs_are_clear_errors(tmp_path):
     with pytest.raises(ConfigError, match="unknown training option"):
         TrainConfig.from_dict({"stepz": 3})
     assert TrainConfig.from_dict(TrainConfig().to_dict()) == TrainConfig()
+
+
+class _Started(Exception):
+    pass
+
+
+def _blas() -> int:
+    from threadpoolctl import threadpool_info
+
+    return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+
+def test_a_run_holds_numpy_s_blas_to_torch_s_threads_and_gives_them_back(tmp_path, monkeypatch):
+    from threadpoolctl import threadpool_limits
+
+    seen = []
+
+    def start(self):
+        seen.append(_blas())
+        raise _Started
+
+    monkeypatch.setattr(Trainer, "_start_fresh", start)
+    with threadpool_limits(limits=2, user_api="blas"):
+        with pytest.raises(_Started):
+            Trainer(tiny("smuggle_v0"), tmp_path / "run").run()
+        assert seen == [1] and _blas() == 2  # held to one while it trained, the caller's afterwards
