@@ -158,6 +158,13 @@ EQUIVALENT: dict[str, str] = {
     },
     "smuggle_envs.games.ciq.steps.x__ship__mutmut_16": "the first card is Legal (legal_actions), so the value test "
     "alone already keeps it from being smuggled",
+    "smuggle_envs.games.ciq.steps.x_legal_actions__mutmut_1": "the legal actions are a cache: computed again, "
+    "they are the same tuple",
+    "smuggle_envs.games.ciq.steps.x__main_plays__mutmut_4": "`acts` is still empty there: `=` as `+=`",
+    "smuggle_envs.games.ciq.steps.x_apply__mutmut_14": "action FIRE + 0 (the 2 of clubs) is never legal: only face "
+    "cards fire",
+    "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_4": "no phase reads the target before it is set again, and "
+    "the one-hot sets nothing for a negative seat: -2 as -1",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_1": "every action ends in `_set_phase` (its own or the next "
     "turn's), which drops the cached legal actions again before anything reads them",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_7": "A.SHIP is 0: `action + 0` is `action - 0`",

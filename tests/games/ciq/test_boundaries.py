@@ -14,6 +14,7 @@ from smuggle_envs.games.ciq.vocab import (
     FIRE_DECISION,
     FLAG_BRIBE,
     GIVE_FROM_HAND,
+    MAIN,
     OPEN,
     OVER,
     SABOTAGE2,
@@ -357,3 +358,30 @@ def test_shipment_transfers_outside_a_fire_decision_names_the_phase(table):
     t = table(hands={0: ["5h", "6h", "7c", "2d", "Ks", "As", "Qs"], 1: P1_HAND}, tolerance={1: ["9s"]}, stock=STOCK)
     with pytest.raises(ValueError, match="asks at a Fire decision, not in phase"):
         shipment_transfers(t.state)
+
+
+# ----- rule 5: drawing up to 7 from the Export pile, rebuilt from the Import pile -----------------
+def test_rule5_an_export_pile_emptied_by_the_last_card_drawn_is_rebuilt_at_once_exactly_at_the_limit(table):
+    # Six in hand, no Stock, one Export card: the seventh card empties the Export pile, which the
+    # Import pile rebuilds at once (not at the next draw, which never comes this turn).
+    t = table(
+        hands={0: ["5h", "6h", "7c", "2d", "Ks", "As"], 1: P1_HAND},
+        exports={0: ["4c"]},
+        imports={0: ["2s", "3s"]},
+        stock=[],
+    )
+    s = t.state
+    assert s.phase == MAIN and s.hand_size[0] == 7 and "4c" in t.hand(0)
+    assert len(t.exports(0)) == 2 and s.imp_size[0] == 0
+
+
+def test_rule5_an_export_pile_left_with_a_card_is_not_rebuilt_one_before_the_limit(table):
+    t = table(
+        hands={0: ["5h", "6h", "7c", "2d", "Ks", "As"], 1: P1_HAND},
+        exports={0: ["4c", "4d"]},
+        imports={0: ["2s"]},
+        stock=[],
+    )
+    s = t.state
+    assert s.phase == MAIN and s.hand_size[0] == 7
+    assert len(t.exports(0)) == 1 and s.imp_size[0] == 1
