@@ -163,6 +163,9 @@ EQUIVALENT: dict[str, str] = {
     "smuggle_envs.games.ciq.steps.x__main_plays__mutmut_4": "`acts` is still empty there: `=` as `+=`",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_14": "action FIRE + 0 (the 2 of clubs) is never legal: only face "
     "cards fire",
+    "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_19": "a guard never reached: the turn's start, the Stock "
+    "running out and the rebuild after the last Export card each turn the Import pile over first, so an empty "
+    "Export pile with Import cards is never drawn from",
     "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_4": "no phase reads the target before it is set again, and "
     "the one-hot sets nothing for a negative seat: -2 as -1",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_1": "every action ends in `_set_phase` (its own or the next "

@@ -130,9 +130,9 @@ def warm_start(
 def blas_threads(n: int) -> contextlib.AbstractContextManager[Any]:
     """numpy's BLAS held to ``n`` threads while a run trains in this process (torch's own count,
     ``torch_threads``). The numpy rollout's small matrix products gain nothing from a second
-    thread, which spins on a core the process needs: Import / Export's in-process run took 1.2x
-    the wall time and 1.5x the CPU time with OpenBLAS's default (docs/benchmarks.md). Worker
-    processes get the same from their environment (``distributed.ONE_THREAD``)."""
+    thread, which spins on a core the process needs (Import / Export's wide observation most:
+    more wall time and far more CPU time with OpenBLAS's default). Worker processes get the same
+    from their environment (``distributed.ONE_THREAD``)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # scikit-learn brings it with the train extra; without it, numpy's default
