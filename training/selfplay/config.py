@@ -134,6 +134,13 @@ class TrainConfig(RunSettings):
     # league
     snapshot_every: int = 50_000
     max_snapshots: int = 3  # with the rule bot, about half the seats are its
+    # League exploiters (AlphaStar): every ``exploiter_every`` steps (0: never), a best response
+    # to the learner as it is then, trained for ``exploiter_steps`` steps from the learner's own
+    # weights against it in every other seat, joins the league; the newest ``max_exploiters``
+    # stay. The learner then meets what beats it (``best_response``; docs/training.md).
+    exploiter_every: int = 0
+    exploiter_steps: int = 20_000
+    max_exploiters: int = 2
     weighting: str = "hard"
     baselines_in_league: tuple[str, ...] = ("rule", "random")
     baseline_share: float = 0.0  # at least this share of opponent draws for them (League)
@@ -171,6 +178,7 @@ class TrainConfig(RunSettings):
             "checkpoint_every",
             "eval_every",
             "torch_threads",
+            "exploiter_steps",
         ):
             positive(name)
         positive("max_decisions", allow_none=True)
@@ -184,6 +192,8 @@ class TrainConfig(RunSettings):
             "final_eval_games",
             "seed",
             "max_snapshots",
+            "exploiter_every",
+            "max_exploiters",
             "imitation_samples",
             "imitation_epochs",
             "imitation_dagger",

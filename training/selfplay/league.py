@@ -1,4 +1,5 @@
-"""The opponent league: frozen snapshots of the learner, the game's rule bot, the random agent.
+"""The opponent league: frozen snapshots of the learner, exploiters of it, the game's rule bot,
+the random agent.
 
 Opponents are sampled by **prioritised fictitious self-play** (PFSP, as in AlphaStar): the
 weight of an entry is ``f(p)`` where ``p`` is the learner's recent win rate against it, so the
@@ -16,9 +17,11 @@ together, split between them by their weights: as snapshots take over the pool, 
 only meets itself can lose what it knew against weaker, different play (CIQ's win rate against
 random fell in long runs).
 
-Snapshots are MaskablePPO zips under ``<league dir>/snapshots``; an entry stores the path
-relative to the league directory, so a run directory can be moved. Only the newest
-``max_snapshots`` stay in the pool (older files stay on disk). ``save``/``load`` write the
+Snapshots are MaskablePPO zips under ``<league dir>/snapshots``, exploiters (best responses
+to the learner as it was, AlphaStar's league exploiters: ``TrainConfig.exploiter_every``) under
+``<league dir>/exploiters``; an entry stores the path relative to the league directory, so a
+run directory can be moved. Only the newest ``max_snapshots`` snapshots and ``max_exploiters``
+exploiters stay in the pool (older files stay on disk). ``save``/``load`` write the
 whole league, results included, as JSON.
 """
 
@@ -31,7 +34,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 WEIGHTINGS = ("hard", "variance", "uniform")
-KINDS = ("snapshot", "rule", "random")
+KINDS = ("snapshot", "exploiter", "rule", "random")
+LEARNED = ("snapshot", "exploiter")  # entries that are MaskablePPO zips under the league directory
 
 
 @dataclasses.dataclass
@@ -56,6 +60,7 @@ class League:
         entries: Iterable[Entry] = (),
         *,
         max_snapshots: int = 6,
+        max_exploiters: int = 2,
         weighting: str = "hard",
         decay: float = 0.995,
         prior_games: float = 4.0,
@@ -68,11 +73,14 @@ class League:
             raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
         if not 0.0 < decay <= 1.0:
             raise ValueError(f"decay must be in (0, 1], got {decay}")
-        if max_snapshots < 0:
-            raise ValueError(f"max_snapshots must be 0 or more, got {max_snapshots}")
+        if max_snapshots < 0 or max_exploiters < 0:
+            raise ValueError(
+                f"max_snapshots and max_exploiters must be 0 or more, got {max_snapshots}, {max_exploiters}"
+            )
         self.directory = Path(directory)
         self.entries: list[Entry] = list(entries)
         self.max_snapshots = max_snapshots
+        self.max_exploiters = max_exploiters
         self.weighting = weighting
         self.decay = decay
         self.prior_games = prior_games
@@ -97,17 +105,26 @@ class League:
         path = self.snapshot_path(step)
         path.parent.mkdir(parents=True, exist_ok=True)
         model.save(path)
-        entry = self.add(
-            Entry(f"snapshot@{step}", "snapshot", path.relative_to(self.directory).as_posix(), added_at=step)
-        )
-        snaps = [e for e in self.entries if e.kind == "snapshot"]
-        for old in snaps[: max(0, len(snaps) - self.max_snapshots)]:
+        return self._add_learned("snapshot", path, step, self.max_snapshots)
+
+    def exploiter_path(self, step: int) -> Path:
+        return self.directory / "exploiters" / f"exploiter_{step:010d}.zip"
+
+    def add_exploiter(self, step: int) -> Entry:
+        """Add the exploiter saved at ``exploiter_path(step)`` (a best response to the learner of
+        that step); retire the oldest exploiters beyond ``max_exploiters``."""
+        return self._add_learned("exploiter", self.exploiter_path(step), step, self.max_exploiters)
+
+    def _add_learned(self, kind: str, path: Path, step: int, keep: int) -> Entry:
+        entry = self.add(Entry(f"{kind}@{step}", kind, path.relative_to(self.directory).as_posix(), added_at=step))
+        same = [e for e in self.entries if e.kind == kind]
+        for old in same[: max(0, len(same) - keep)]:  # older files stay on disk
             self.entries.remove(old)
         return entry
 
     def agent_spec(self, entry: Entry) -> str:
         """The spec that builds ``entry``'s agent (snapshots resolved to an absolute path)."""
-        if entry.kind == "snapshot":
+        if entry.kind in LEARNED:
             return "ppo:" + str((self.directory / entry.spec).resolve())
         return entry.spec
 
@@ -137,7 +154,7 @@ class League:
         w = self.weights()
         total = sum(w)
         p = [x / total for x in w]
-        fixed = [e.kind != "snapshot" for e in self.entries]
+        fixed = [e.kind not in LEARNED for e in self.entries]
         share = sum(x for x, f in zip(p, fixed) if f)
         if 0.0 < share < self.baseline_share and not all(fixed):
             up, down = self.baseline_share / share, (1.0 - self.baseline_share) / (1.0 - share)
@@ -176,6 +193,7 @@ class League:
         return {
             "version": 1,
             "max_snapshots": self.max_snapshots,
+            "max_exploiters": self.max_exploiters,
             "weighting": self.weighting,
             "decay": self.decay,
             "prior_games": self.prior_games,
@@ -190,6 +208,7 @@ class League:
             directory,
             [Entry(**e) for e in data["entries"]],
             max_snapshots=data["max_snapshots"],
+            max_exploiters=data.get("max_exploiters", 2),  # leagues saved before exploiters
             weighting=data["weighting"],
             decay=data["decay"],
             prior_games=data["prior_games"],

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import json
 import os
 import pickle
@@ -60,6 +61,9 @@ from smuggle_envs.core.errors import ConfigError
 from training.match import build_agent
 
 from .config import BASELINES, MIXED, TrainConfig, make_local_vec_env, policy_spec, ppo_kwargs
+from .learner import fast_distribution as _fast_distribution
+from .learner import learner_class as _learner_class  # a module name benchmarks/train_scaling.py patches
+from .learner import warm_start
 from .rng import global_rng_state, set_global_rng_state
 
 __all__ = ["BASELINES", "TrainConfig", "Trainer", "TrainingStopped", "load_config", "make_vec_env", "ppo_kwargs"]
@@ -76,55 +80,6 @@ if TYPE_CHECKING:
     from .league import League
 
 _DEMO_BYTES = 512 * 2**20
-
-
-def warm_start(
-    model: MaskablePPO, game: Game, c: TrainConfig, samples: int, limit: int | None = None
-) -> tuple[Any, dict[str, float]]:
-    """Behaviour cloning of ``c.imitate`` into ``model`` from ``samples`` recorded decisions, under
-    the learner's own reward (see ``imitation``), then ``c.imitation_dagger`` DAgger rounds of
-    ``samples / 2`` more, keeping at most ``limit`` rows (default: all); returns the
-    demonstrations and the last fit's stats."""
-    from agents.ppo import NumpyPolicy, PolicyAgent
-
-    from .imitation import clone, collect, join
-
-    def demonstrations(count: int, seed: int, student: Any = None) -> Any:
-        return collect(
-            game,
-            c.imitate or "rule",
-            count,
-            seed=seed,
-            privileged=c.critic == "privileged",
-            reward_mode=c.reward_mode,
-            dense_score=c.dense_score,
-            gamma=c.gamma,
-            max_decisions=c.max_decisions,
-            progress=c.progress,
-            random_share=c.imitation_random_share,
-            student=student,
-        )
-
-    def fit(data: Any, seed: int) -> dict[str, float]:
-        return clone(
-            model,
-            data,
-            c.imitation_epochs,
-            batch_size=c.imitation_batch_size or c.batch_size,
-            seed=seed,
-            learning_rate=c.imitation_learning_rate,
-            vf_coef=c.vf_coef,
-            progress=c.progress,
-        )
-
-    data = demonstrations(samples, c.seed)
-    stats = fit(data, c.seed)
-    for round_ in range(1, c.imitation_dagger + 1):  # DAgger: the clone plays, the teacher labels
-        student = PolicyAgent(NumpyPolicy.from_sb3(model.policy), seed=c.seed + round_)
-        more = demonstrations(max(1, samples // 2), c.seed + round_, student)
-        data = join(data, more, limit or len(data) + len(more))
-        stats = fit(data, c.seed + round_)
-    return data, stats
 
 
 def blas_threads(n: int) -> contextlib.AbstractContextManager[Any]:
@@ -321,6 +276,7 @@ class Trainer:
             self.out / "league",
             initial_entries(fixed),
             max_snapshots=c.max_snapshots,
+            max_exploiters=c.max_exploiters,
             weighting=c.weighting,
             baseline_share=c.baseline_share,
         )
@@ -440,6 +396,9 @@ class Trainer:
             self.league.add_snapshot(self.model, t)
             s["snapshot"] = _next(t, c.snapshot_every)
             self.league.save()
+        if c.exploiter_every and t >= s.setdefault("exploiter", c.exploiter_every):
+            s["exploiter"] = _next(t, c.exploiter_every)
+            self._train_exploiter(t)
         if t >= s["eval"]:
             s["eval"] = _next(t, c.eval_every)
             # Never more games than the final evaluation: a quick run asks for a quick curve.
@@ -457,6 +416,32 @@ class Trainer:
             self._record(f"league/p_{item['id']}", item["probability"])
             self._record(f"league/winrate_{item['id']}", item["win_rate"])
         self.venv.env_method("set_pool", self.league.pool(), self.league.probabilities())
+
+    def _train_exploiter(self, t: int) -> None:
+        """A best response to the learner of step ``t`` joins the league (``exploiter_every``).
+        It starts from the learner's weights and trains in this process, its seed the run's plus
+        the step; the global random streams its seeding resets are put back afterwards, so the
+        learner's own draws do not depend on it."""
+        from . import best_response
+
+        c = self.config
+        start = time.perf_counter()
+        target = self.league.exploiter_path(t).with_name(f"target_{t:010d}.zip")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.model.save(target)
+        rng = global_rng_state()
+        config = dataclasses.replace(
+            c, steps=c.exploiter_steps, seed=c.seed + t, imitate=None, init=None, workers=0, progress=False
+        )
+        try:
+            best_response.train(self.game, f"ppo:{target}", config, self.league.exploiter_path(t), self.model)
+        finally:
+            set_global_rng_state(rng)
+        entry = self.league.add_exploiter(t)
+        self.league.save()
+        self.log(
+            f"exploiter {entry.id}: {c.exploiter_steps} steps against the learner ({time.perf_counter() - start:.0f}s)"
+        )
 
     def record_game(self, result: dict[str, Any]) -> None:
         self.league.record_game(result)
@@ -677,26 +662,6 @@ class Trainer:
         if not self.has_rule:
             self.log(f"({c.env_id} has no rule-based bot yet: evaluated against random only)")
         self.log(f"model: {final_path}   learning curve: {self.out / 'learning_curve.png'}")
-
-
-def _learner_class(config: TrainConfig) -> type[MaskablePPO]:
-    """MaskablePPO with its rollouts in numpy (``rollout``), or its data-parallel form when
-    ``config.workers`` is set."""
-    if config.workers:
-        from .distributed import data_parallel_ppo
-
-        return data_parallel_ppo()
-    from .rollout import numpy_rollout_ppo
-
-    cls: type[MaskablePPO] = numpy_rollout_ppo()
-    return cls
-
-
-def _fast_distribution(model: MaskablePPO, config: TrainConfig) -> None:
-    """The learner's masked distribution made cheaper (``policy``: ``config.update_ops``)."""
-    from .policy import install
-
-    install(model.policy, config.update_ops)
 
 
 def _next(t: int, every: int) -> int:

@@ -87,6 +87,18 @@ def test_snapshots_are_saved_and_the_oldest_retired(tmp_path):
         league.add(Entry("rule", "rule", "rule"))
 
 
+def test_exploiters_are_kept_apart_from_snapshots_and_the_oldest_retired(tmp_path):
+    league = _league(tmp_path, max_snapshots=1, max_exploiters=2)
+    league.add_snapshot(_FakeModel(), 100)
+    for step in (100, 200, 300):
+        league.add_exploiter(step)
+    assert [e.id for e in league.entries] == ["rule", "random", "snapshot@100", "exploiter@200", "exploiter@300"]
+    assert dict(league.pool())["exploiter@300"] == "ppo:" + str(league.exploiter_path(300).resolve())
+    # the exploiters and their limit survive a save
+    again = League.from_dict(tmp_path, league.to_dict())
+    assert again.max_exploiters == 2 and [e.kind for e in again.entries][-2:] == ["exploiter", "exploiter"]
+
+
 def test_save_and_load_round_trip(tmp_path):
     league = _league(tmp_path, max_snapshots=3, decay=0.9)
     league.add_snapshot(_FakeModel(), 512)

@@ -227,3 +227,30 @@ def test_a_run_holds_numpy_s_blas_to_torch_s_threads_and_gives_them_back(tmp_pat
         with pytest.raises(_Started):
             Trainer(tiny("smuggle_v0"), tmp_path / "run").run()
         assert seen == [1] and _blas() == 2  # held to one while it trained, the caller's afterwards
+
+
+def test_league_exploiters_join_the_pool_are_played_and_resume_exactly(tmp_path):
+    # Exploiters at 1024 (none at step 0): a best response to the learner of that step, from its
+    # weights, in the league and sampled; an interrupted run resumes to the same weights.
+    config = tiny(
+        "smuggle_v0",
+        imitate=None,
+        exploiter_every=1024,
+        exploiter_steps=256,
+        eval_every=10_000,
+        eval_games=2,
+        final_eval_games=2,
+        tensorboard=False,
+    )
+    logs: list[str] = []
+    Trainer(config, tmp_path / "a", log=logs.append).run()
+    league = League.load(tmp_path / "a" / "league")
+    exploiters = [e for e in league.entries if e.kind == "exploiter"]
+    assert [e.added_at for e in exploiters] == [1024] and exploiters[0].total_games > 0
+    assert (tmp_path / "a" / "league" / exploiters[0].spec).exists()
+    assert league.agent_spec(exploiters[0]).startswith("ppo:") and any("exploiter exploiter@1024" in x for x in logs)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(config, tmp_path / "b").run(interrupt_at=1300)
+    Trainer(config, tmp_path / "b").run(resume=True)
+    pa, pb = _params(tmp_path / "a" / "final.zip"), _params(tmp_path / "b" / "final.zip")
+    assert all(torch.equal(pa[k], pb[k]) for k in pa), "resumed run with exploiters diverged"
