@@ -37,17 +37,20 @@ DATA = ROOT / "docs" / "img" / "data" / "learning_per_step.json"
 FIGURE = ROOT / "docs" / "img" / "learning_per_step.png"
 TABLES = ("rule", "rule+random")  # against 3 rule bots; at the mixed table
 TREES = ("this", "reference")
+MODEL = -1  # the key of the time at which the trained model appeared
 
 
-def train(tree: Path, env_id: str, steps: int, seed: int, out: Path) -> dict[str, Any]:
-    """One default ``smuggle train`` run importing ``tree``'s code; its curve, times and result."""
+def train(tree: Path, env_id: str, steps: int, seed: int, out: Path, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One ``smuggle train`` run importing ``tree``'s code (the defaults, or ``extra`` arguments
+    after them); its curve, times and result. ``model_seconds``: when the trained model
+    (``final.zip``) appeared, before the final evaluation."""
     command = [sys.executable, "-m", "training.selfplay", "train", env_id, "--players", "4"]
-    command += ["--steps", str(steps), "--seed", str(seed), "--out", str(out), "--no-progress"]
+    command += ["--steps", str(steps), "--seed", str(seed), "--out", str(out), "--no-progress", *extra]
     out.mkdir(parents=True, exist_ok=True)
     start = time.time()
     with open(out.parent / f"{out.name}.log", "w", encoding="utf-8") as log:
         child = subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdout=log, stderr=log)
-        seconds = _watch(child, out / "eval.csv", start)
+        seconds = _watch(child, out, start)
     wall = time.time() - start
     if child.returncode:
         raise RuntimeError(f"training in {tree} failed: see {out.parent / f'{out.name}.log'}")
@@ -67,17 +70,22 @@ def train(tree: Path, env_id: str, steps: int, seed: int, out: Path) -> dict[str
     return {
         "seed": seed,
         "wall_seconds": round(wall, 1),
+        "model_seconds": seconds.get(MODEL),
         "curve": [{**p, "seconds": seconds.get(p["step"])} for p in curve],
         "final": [{k: r[k] for k in keys} for r in final["results"] if r["opponent"] in TABLES],
     }
 
 
-def _watch(child: subprocess.Popen, path: Path, start: float) -> dict[int, float]:
-    """Seconds from the start at which each evaluation step first appears in ``eval.csv``
-    (polled every half second while ``child`` runs)."""
+def _watch(child: subprocess.Popen, out: Path, start: float) -> dict[int, float]:
+    """Seconds from the start at which each evaluation step first appears in ``out/eval.csv``,
+    and (key ``MODEL``) at which ``out/final.zip`` appeared (polled every half second while
+    ``child`` runs)."""
     seen: dict[int, float] = {}
+    path = out / "eval.csv"
     while True:
         finished = child.poll() is not None
+        if (out / "final.zip").exists():
+            seen.setdefault(MODEL, round(time.time() - start, 1))
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines()[1:]:
                 step = int(float(line.split(",", 1)[0]))

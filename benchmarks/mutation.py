@@ -319,8 +319,7 @@ def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[s
     copy = prepare(game, work)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    again = SURVIVED | {"no tests", "not checked"}  # new tests may reach them; resume a stopped run
-    names = [n for n, s in old["statuses"].items() if s in again and n not in EQUIVALENT] if old else mutant_globs(game)
+    names = to_run_again(old) if old else mutant_globs(game)
     if not names:
         return old or {}
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
@@ -343,6 +342,13 @@ def run_game(game: str, work: Path, max_children: int, limit: float, old: dict[s
         "statuses": status,
         "survivors": survivors,
     }
+
+
+def to_run_again(old: dict[str, Any]) -> list[str]:
+    """The mutants ``--survivors`` runs again: the survivors (new tests may kill them), those no
+    test reached, and those a stopped run did not come to; an equivalent one only if it never ran."""
+    again = SURVIVED | {"no tests", "not checked"}
+    return [n for n, s in old["statuses"].items() if s in again and (n not in EQUIVALENT or s == "not checked")]
 
 
 def _run_mutmut(cmd: list[str], copy: Path, log: Any, limit: float, game: str) -> int:

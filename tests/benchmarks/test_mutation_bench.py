@@ -83,3 +83,10 @@ def test_the_stored_table_follows_the_stored_results():
     assert mutation.report(copy.deepcopy(data)) == data
     doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     assert "<!-- data-table: mutation -->" in doc
+
+
+def test_survivors_run_again_and_an_equivalent_one_only_if_it_never_ran(monkeypatch):
+    monkeypatch.setattr(mutation, "EQUIVALENT", {"g.eq_ran": "why", "g.eq_unrun": "why"})
+    statuses = {"g.killed": "killed", "g.alive": "survived", "g.unreached": "no tests", "g.unrun": "not checked"}
+    statuses |= {"g.eq_ran": "survived", "g.eq_unrun": "not checked"}
+    assert mutation.to_run_again({"statuses": statuses}) == ["g.alive", "g.unreached", "g.unrun", "g.eq_unrun"]
