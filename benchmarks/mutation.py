@@ -84,6 +84,8 @@ _SMUGGLE = "smuggle_envs.games.smuggle.steps."
 _HUMBLE = "smuggle_envs.games.humble_smuggle.steps."
 _ILLEGAL = "smuggle_envs.games.illegal.steps."
 _IE_SCORING = "smuggle_envs.games.import_export.scoring."
+_IE_STEPS = "smuggle_envs.games.import_export.steps."
+_IE_UNSET = "'none' (-1: no bid, ship, declared action or pending card) is only tested as < 0 / >= 0, and set again before any other test: -2 as -1"
 _IE_SEATS = "a game has at least 2 seats, so the other seats are never empty and max() never needs its default"
 _IE_DECLARE = "a needless declaration offers only the harbor the player has: the same goods, no wild goods"
 _IE_BONUS = "a majority amount is 6 or 8 (doubled by Sauna) or -6 (turned by Ivory): never 0 or 1"
@@ -215,6 +217,34 @@ EQUIVALENT: dict[str, str] = {
     **{f"{_IE_SCORING}x__best_wilds__mutmut_{i}": "the message of an assert that cannot fail" for i in (46, 47)},
     **{f"{_IE_SCORING}xǁ_Goodsǁshare__mutmut_{i}": _IE_BONUS for i in (18, 19)},
     "smuggle_envs.games.import_export.ties.x_most_share__mutmut_12": "alone, split(bonus, 1) is the whole bonus too",
+    f"{_IE_SCORING}xǁ_Goodsǁown_goods__mutmut_4": "without powers good_values returns the values unchanged",
+    **{f"{_IE_STEPS}x_apply__mutmut_{i}": "the message of an assert that cannot fail" for i in (3, 4)},
+    **{f"{_IE_STEPS}x_t_act__mutmut_{i}": "Rice Cookers only tests the step for == 'declare'" for i in (8, 12, 13)},
+    f"{_IE_STEPS}x_t_turn__mutmut_25": _IE_UNSET,
+    f"{_IE_STEPS}x_t_turn__mutmut_28": _IE_UNSET,
+    f"{_IE_STEPS}x_t_turn__mutmut_8": _IE_UNSET,
+    f"{_IE_STEPS}x_t_turn_end__mutmut_6": _IE_UNSET,
+    **{
+        f"{_IE_STEPS}x_t_turn_end__mutmut_{i}": "`win()` sets `over` itself, so the run stops before the turn's end "
+        "(and always with an end reason)"
+        for i in (12, 13)
+    },
+    f"{_IE_STEPS}x_t_turn_end__mutmut_24": "`double_turn` is only tested for truth and == 1 / == 2: None as 0",
+    f"{_IE_STEPS}x_r_bid__mutmut_31": _IE_UNSET,
+    **{f"{_IE_STEPS}x_{f}__mutmut_3": _IE_UNSET for f in ("r_contract_ship", "r_import_zone", "r_pirate_place")},
+    f"{_IE_STEPS}x_r_import_pick__mutmut_15": "A.IMPORTS is 0: `ZONE - 0` is `ZONE + 0`",
+    f"{_IE_STEPS}x_r_import_zone__mutmut_32": "the only 'imported' listener (Cannabis) ignores the ship",
+    f"{_IE_STEPS}x_r_lead__mutmut_30": "`leading` is only tested for truth in r_wild2: 2 as 1",
+    **{
+        f"{_IE_STEPS}x_r_load_ship__mutmut_{i}": "the default `via` is never used: every load-ship ask carries it"
+        for i in (1, 2)
+    },
+    **{
+        f"{_IE_STEPS}x_r_pirate_place__mutmut_{i}": "the only reader of `via` (Fixie Bikes) tests == 'load'"
+        for i in (17, 22, 23)
+    },
+    f"{_IE_STEPS}x_r_pirate_take__mutmut_1": "the default `free` is never used: every pirate-take ask carries it",
+    f"{_IE_STEPS}x_r_wild2__mutmut_13": "`_ask`'s default context is (), the one removed",
     f"{_ILLEGAL}x__magnum_removes__mutmut_1": "there is one Magnum: the discard pile held none before it",
     f"{_ILLEGAL}x__magnum_removes__mutmut_18": "`cancelled` is only tested for truth: None as False",
     **{
