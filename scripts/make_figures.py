@@ -147,6 +147,12 @@ def draw_learning_per_step(data: Path, png: Path) -> None:
     module.plot(json.loads(data.read_text(encoding="utf-8")), png)
 
 
+def draw_time_to_strength(data: Path, png: Path) -> None:
+    """``benchmarks/time_to_strength.py --report``'s figure."""
+    module = _script("benchmarks/time_to_strength.py")
+    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+
+
 def learning_curve(title: str, chance: float) -> Draw:
     """A trainer's ``learning_curve.png`` (``plot_learning_curve``) from a stored ``eval.csv``."""
 
@@ -483,6 +489,14 @@ def _training_speed() -> list[Figure]:
             "learning_per_step.json",
             "python benchmarks/learning_per_step.py --reference TREE --seeds 0,1,2 (about 25 minutes on 2 cores)",
             draw_learning_per_step,
+        ),
+        Figure(
+            "time_to_strength.png",
+            "stored",
+            "benchmarks/time_to_strength.py: plot",
+            "time_to_strength.json",
+            "python benchmarks/time_to_strength.py --seeds 0,1,2 (about 20 minutes on 2 cores)",
+            draw_time_to_strength,
         ),
     ]
 
