@@ -25,7 +25,13 @@ def _run(seed: int, rule_wins: float, model_seconds: float) -> dict:
         {"opponent": o, "games": 500, "wins": rule_wins / k, "win_rate": 0, "ci_low": 0, "ci_high": 0}
         for o, k in (("rule", 1), ("rule+random", 2))
     ]
-    return {"seed": seed, "wall_seconds": model_seconds + 30, "model_seconds": model_seconds, "curve": curve, "final": final}
+    return {
+        "seed": seed,
+        "wall_seconds": model_seconds + 30,
+        "model_seconds": model_seconds,
+        "curve": curve,
+        "final": final,
+    }
 
 
 def _report(fast_wins: float) -> dict:
