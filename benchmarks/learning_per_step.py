@@ -129,10 +129,15 @@ def agreement(report: dict[str, Any], opponent: str) -> tuple[int, int]:
     return sum(a[s]["low"] <= b[s]["high"] and b[s]["low"] <= a[s]["high"] for s in common), len(common)
 
 
-def _final(runs: list[dict[str, Any]], opponent: str) -> str:
+def pooled_final(runs: list[dict[str, Any]], opponent: str) -> tuple[float, float, float, int]:
+    """The seeds' final evaluations pooled: win rate, its 95% Wilson interval, games."""
     wins = sum(r["wins"] for run in runs for r in run["final"] if r["opponent"] == opponent)
     games = sum(r["games"] for run in runs for r in run["final"] if r["opponent"] == opponent)
-    rate, low, high = wilson(wins, games)
+    return (*wilson(wins, games), games)
+
+
+def _final(runs: list[dict[str, Any]], opponent: str) -> str:
+    rate, low, high, games = pooled_final(runs, opponent)
     return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {games:,}"
 
 
@@ -248,14 +253,20 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--reference is required to run (or --report)")
     else:
         report = run(args, argv if argv is not None else sys.argv[1:])
-    report["table"] = data = table_data(report)  # what scripts/update_docs.py draws
-    DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    plot(report, FIGURE)
-    print("| " + " | ".join(data["headers"]) + " |")
-    for row in data["rows"]:
-        print("| " + " | ".join(row) + " |")
+    store(report, table_data, plot, DATA, FIGURE)
     return 0
+
+
+def store(report: dict[str, Any], table: Any, draw: Any, data: Path, figure: Path) -> None:
+    """Write ``report`` with its ``table(report)`` (what scripts/update_docs.py draws) as JSON to
+    ``data``, draw ``figure``, print the table (this script's and ``time_to_strength.py``'s)."""
+    report["table"] = rows = table(report)
+    data.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    draw(report, figure)
+    print("| " + " | ".join(rows["headers"]) + " |")
+    for row in rows["rows"]:
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,10 @@ STATUS.update({None: "not checked", 37: "caught by type check", 2: "interrupted"
 
 # Mutants no test can kill, by mutmut's name, with why the change cannot be observed.
 _IMPORT_TIME = "runs once at import, before mutmut switches a mutant on, so no run can see it (the mask test does)"
+_LEGAL_CACHE = "the legal actions are a cache: computed again, they are the same tuple"
+_NO_TARGET = (
+    "no phase reads the target before it is set again, and the one-hot sets nothing for a negative seat: -2 as -1"
+)
 _MASK_CACHE = "the per-phase masks are a cache: without one the core builds the same mask from legal_actions"
 _SMUGGLE = "smuggle_envs.games.smuggle.steps."
 _HUMBLE = "smuggle_envs.games.humble_smuggle.steps."
@@ -160,23 +164,20 @@ EQUIVALENT: dict[str, str] = {
     },
     "smuggle_envs.games.ciq.steps.x__ship__mutmut_16": "the first card is Legal (legal_actions), so the value test "
     "alone already keeps it from being smuggled",
-    "smuggle_envs.games.ciq.steps.x_legal_actions__mutmut_1": "the legal actions are a cache: computed again, "
-    "they are the same tuple",
+    "smuggle_envs.games.ciq.steps.x_legal_actions__mutmut_1": _LEGAL_CACHE,
     "smuggle_envs.games.ciq.steps.x__main_plays__mutmut_4": "`acts` is still empty there: `=` as `+=`",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_14": "action FIRE + 0 (the 2 of clubs) is never legal: only face "
     "cards fire",
     "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_19": "a guard never reached: the turn's start, the Stock "
     "running out and the rebuild after the last Export card each turn the Import pile over first, so an empty "
     "Export pile with Import cards is never drawn from",
-    "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_4": "no phase reads the target before it is set again, and "
-    "the one-hot sets nothing for a negative seat: -2 as -1",
+    "smuggle_envs.games.ciq.steps.x_start_turn__mutmut_4": _NO_TARGET,
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_1": "every action ends in `_set_phase` (its own or the next "
     "turn's), which drops the cached legal actions again before anything reads them",
     "smuggle_envs.games.ciq.steps.x_apply__mutmut_7": "A.SHIP is 0: `action + 0` is `action - 0`",
     "smuggle_envs.games.ciq.steps.x__sabotage__mutmut_44": "the pending sabotage card is read only in SABOTAGE2, "
     "after it is set, and shown only when >= 0: -2 as -1",
-    "smuggle_envs.games.ciq.steps.x__reset_move_fields__mutmut_11": "no phase reads the target before it is set "
-    "again, and the one-hot sets nothing for a negative seat: -2 as -1",
+    "smuggle_envs.games.ciq.steps.x__reset_move_fields__mutmut_11": _NO_TARGET,
     **{
         f"smuggle_envs.games.ciq.steps.x_smuggled_worth__mutmut_{i}": "with_smuggled defaults to True and is only "
         "tested for truth: the same two calls"
@@ -184,7 +185,7 @@ EQUIVALENT: dict[str, str] = {
     },
     "smuggle_envs.games.ciq.steps.x__ship__mutmut_42": "`bribe` is only ever tested for truth: None as False",
     **{f"{_ILLEGAL}x_legal_action_mask__mutmut_{i}": _MASK_CACHE for i in (3, 4, 6, 7)},
-    f"{_ILLEGAL}x_legal_actions__mutmut_1": "the legal actions are a cache: computed again, they are the same tuple",
+    f"{_ILLEGAL}x_legal_actions__mutmut_1": _LEGAL_CACHE,
     f"{_ILLEGAL}x_compute_legal__mutmut_10": "`main` is only tested for truth: None as False",
     **{
         f"{_ILLEGAL}x_compute_legal__mutmut_{i}": "an offer moves on to TRADE_WANT the moment it reaches the limit, "

@@ -43,6 +43,7 @@ FAST = (
     "--set eval_every=1000000 --set imitation_batch_size=2048 --set imitation_learning_rate=0.003",
 )
 RECIPES = ("default", "fast")
+pooled_final = lps.pooled_final  # the seeds' final evaluations pooled, with their interval
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
@@ -68,13 +69,6 @@ def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
 
 def _finals(run: dict[str, Any]) -> str:
     return ", ".join(f"{r['opponent']} {100 * r['win_rate']:.1f}%" for r in run["final"])
-
-
-def pooled_final(runs: list[dict[str, Any]], opponent: str) -> tuple[float, float, float, int]:
-    """The seeds' final evaluations pooled: win rate, its 95% Wilson interval, games."""
-    wins = sum(r["wins"] for run in runs for r in run["final"] if r["opponent"] == opponent)
-    games = sum(r["games"] for run in runs for r in run["final"] if r["opponent"] == opponent)
-    return (*lps.wilson(wins, games), games)
 
 
 def seconds(runs: list[dict[str, Any]]) -> float:
@@ -181,13 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         report = run(args, argv if argv is not None else sys.argv[1:])
         if args.probe:
             return 0
-    report["table"] = data = table_data(report)
-    DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    plot(report, FIGURE)
-    print("| " + " | ".join(data["headers"]) + " |")
-    for row in data["rows"]:
-        print("| " + " | ".join(row) + " |")
+    lps.store(report, table_data, plot, DATA, FIGURE)
     return 0
 
 

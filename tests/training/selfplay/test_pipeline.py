@@ -23,6 +23,11 @@ from training.selfplay.trainer import TrainConfig, Trainer, rule_bot_available
 STEPS = 2048  # 8 rollouts of n_envs * n_steps = 256
 
 
+# No periodic evaluation, two-game finals, no TensorBoard: for tests of what training does, not
+# of its evaluations.
+QUIET = {"eval_every": 10_000, "eval_games": 2, "final_eval_games": 2, "tensorboard": False}
+
+
 def tiny(env_id: str, **overrides) -> TrainConfig:
     config = {
         "env_id": env_id,
@@ -156,15 +161,7 @@ def test_train_snapshot_league_checkpoint_resume_evaluate(env_id, tmp_path):
 
 
 def test_resume_with_more_steps_continues_from_the_final_checkpoint(tmp_path):
-    config = tiny(
-        "smuggle_v0",
-        steps=512,
-        eval_every=10_000,
-        snapshot_every=256,
-        eval_games=2,
-        final_eval_games=2,
-        tensorboard=False,
-    )
+    config = tiny("smuggle_v0", steps=512, snapshot_every=256, **QUIET)
     Trainer(config, tmp_path).run()
     first = _params(tmp_path / "final.zip")
     logs: list[str] = []
@@ -232,16 +229,7 @@ def test_a_run_holds_numpy_s_blas_to_torch_s_threads_and_gives_them_back(tmp_pat
 def test_league_exploiters_join_the_pool_are_played_and_resume_exactly(tmp_path):
     # Exploiters at 1024 (none at step 0): a best response to the learner of that step, from its
     # weights, in the league and sampled; an interrupted run resumes to the same weights.
-    config = tiny(
-        "smuggle_v0",
-        imitate=None,
-        exploiter_every=1024,
-        exploiter_steps=256,
-        eval_every=10_000,
-        eval_games=2,
-        final_eval_games=2,
-        tensorboard=False,
-    )
+    config = tiny("smuggle_v0", imitate=None, exploiter_every=1024, exploiter_steps=256, **QUIET)
     logs: list[str] = []
     Trainer(config, tmp_path / "a", log=logs.append).run()
     league = League.load(tmp_path / "a" / "league")
