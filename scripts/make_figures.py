@@ -153,6 +153,12 @@ def draw_time_to_strength(data: Path, png: Path) -> None:
     module.plot(json.loads(data.read_text(encoding="utf-8")), png)
 
 
+def draw_compiled_build(data: Path, png: Path) -> None:
+    """``benchmarks/compiled_build.py --report``'s figure."""
+    module = _script("benchmarks/compiled_build.py")
+    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+
+
 def learning_curve(title: str, chance: float) -> Draw:
     """A trainer's ``learning_curve.png`` (``plot_learning_curve``) from a stored ``eval.csv``."""
 
@@ -497,6 +503,14 @@ def _training_speed() -> list[Figure]:
             "time_to_strength.json",
             "python benchmarks/time_to_strength.py --seeds 0,1,2 (about 20 minutes on 2 cores)",
             draw_time_to_strength,
+        ),
+        Figure(
+            "compiled_build.png",
+            "stored",
+            "benchmarks/compiled_build.py: plot",
+            "compiled_build.json",
+            "python benchmarks/compiled_build.py --rounds 3 --seconds 2 (about 8 minutes on 2 cores)",
+            draw_compiled_build,
         ),
     ]
 

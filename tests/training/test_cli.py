@@ -48,6 +48,7 @@ def test_list_shows_every_env_with_sizes(capsys):
     assert "3-6" in row
     assert str(game.observation_layout.size) in row.split()
     assert str(game.num_actions) in row.split()
+    assert out.splitlines()[-1] == "engine: pure Python build"  # the suite runs the pure build
 
 
 def test_console_script_list_runs_without_heavy_imports():
@@ -307,11 +308,12 @@ def test_play_against_any_agent_spec_and_refuses_unknown_ones(capsys, monkeypatc
 
 
 # ----- --version and --help ----------------------------------------------------------------------
-def test_version_prints_the_package_version(capsys):
+def test_version_prints_the_package_version_and_the_engine_build(capsys):
     import smuggle_envs
+    from smuggle_envs import compiled
 
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == f"smuggle (smuggle_envs) {smuggle_envs.__version__}\n"
+    assert capsys.readouterr().out == f"smuggle (smuggle_envs) {smuggle_envs.__version__}, {compiled.describe()}\n"
     exe = shutil.which("smuggle")
     cmd = [exe] if exe else [sys.executable, "-m", "training.cli"]
     result = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60, cwd=REPO)

@@ -104,7 +104,7 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: the package version."""
+    """``--version``: the package version and which engine build is loaded (pure or compiled)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None):
         super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
@@ -112,7 +112,9 @@ class _VersionAction(argparse.Action):
     def __call__(
         self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: Any = None
     ) -> NoReturn:
-        print(f"{PROG} (smuggle_envs) {__version__}")
+        from smuggle_envs import compiled
+
+        print(f"{PROG} (smuggle_envs) {__version__}, {compiled.describe()}")
         parser.exit()
 
 

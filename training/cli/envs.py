@@ -1,11 +1,12 @@
 """``smuggle list``: every env id with its game, player range and default player count, and the
-observation size and number of actions at that count. It loads no agents, so it starts at once."""
+observation size and number of actions at that count, then the engine build loaded (pure Python
+or compiled: ``smuggle_envs.compiled``). It loads no agents, so it starts at once."""
 
 from __future__ import annotations
 
 import argparse
 
-from smuggle_envs import registry
+from smuggle_envs import compiled, registry
 from training.stats import format_table
 
 
@@ -25,4 +26,5 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
     print(format_table(["env id", "game", "players", "default", "obs size", "actions"], rows, align="lllrrr"))
     print("\nobs size and actions are at the default player count.")
+    print(f"engine: {compiled.describe()}")
     return 0

@@ -427,7 +427,8 @@ def _redraw_hand(st: SmuggleStateBase, rng: random.Random) -> tuple[Hand, int, l
     hand = [0] * NUM_KINDS
     # Kept cards are never the Bag (rule 15), so draw those from the Bag-free part of the pool.
     for _ in range(st.kept):
-        hand[pool.pop(next(i for i, c in enumerate(pool) if c != BAG))] += 1
+        first = next(i for i, c in enumerate(pool) if c != BAG)
+        hand[pool.pop(first)] += 1
     # Shuffle again: skipping the Bag above left it nearer the front, so the card drawn after the
     # kept ones would be the Bag with 1/pool, not the 1/(pool - kept) of a fair deal (found by the
     # enumeration test of training/bluffing/beliefs.py).
