@@ -12,8 +12,11 @@ same process, OpenSpiel's C++ ``dou_dizhu`` with its ``observation_tensor`` each
 reference issue #36 names. The best of the rounds is kept per build and workload; a build's ratio
 to ``dou_dizhu`` uses the reference measured in that build's own processes.
 
+Last, a cProfile of the pure build's engine loop in every game says where its time goes, by
+module (``profile``), for the games the compiled build leaves below the reference.
+
 Writes ``docs/img/data/compiled_build.json`` (the tables ``scripts/update_docs.py`` puts in
-docs/benchmarks.md: the rates, and the run with its machine and versions) and ``docs/img/compiled_build.png``. Not a CI test: minutes, and speed.
+docs/benchmarks.md: the rates, the run with its machine and versions, the profile) and ``docs/img/compiled_build.png``. Not a CI test: minutes, and speed.
 """
 
 from __future__ import annotations
@@ -198,6 +201,60 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return {"envs": envs, **{b: best(runs[b], envs) for b in BUILDS}, "runs": runs}
 
 
+def profile(envs: list[str], decisions: int = 20_000) -> dict[str, dict[str, float]]:
+    """Where the pure build's engine + observation loop spends its own time (cProfile's
+    ``tottime``), per module of the engine (a game's ``encoder.py``, ``steps.py``, ...; core's
+    modules as ``core/NAME``), numpy and the standard library's ``random`` apart: shares of the
+    profiled total. cProfile weighs each call, so small functions read dearer than they run."""
+    import cProfile
+    import pstats
+
+    import smuggle_envs
+
+    shares: dict[str, dict[str, float]] = {}
+    for env_id in envs:
+        game = smuggle_envs.make_game(env_id, num_players=PLAYERS)
+        profiler = cProfile.Profile()
+        profiler.runcall(_play, game, decisions)
+        own: dict[str, float] = {}
+        for (path, _line, name), (_cc, _nc, tottime, _ct, _callers) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
+            key = _module_of(path, name)
+            own[key] = own.get(key, 0.0) + tottime
+        total = sum(own.values())
+        shares[env_id] = {k: v / total for k, v in sorted(own.items(), key=lambda kv: -kv[1])}
+    return shares
+
+
+def _play(game: Any, decisions: int) -> None:
+    rng, seed, steps = random.Random(0), 0, 0
+    while steps < decisions:
+        state = game.new_initial_state(seed)
+        seed += 1
+        while not state.is_terminal():
+            state.observation(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+
+
+def _module_of(path: str, name: str) -> str:
+    if "smuggle_envs/games/" in path:
+        return path.split("smuggle_envs/games/", 1)[1].split("/", 1)[1]
+    if "smuggle_envs/core/" in path:
+        return "core/" + path.rsplit("/", 1)[1]
+    if path.endswith("random.py"):
+        return "random (stdlib)"
+    return "numpy and builtins" if path == "~" else "the loop and the rest"
+
+
+def profile_table(shares: dict[str, dict[str, float]], top: int = 5) -> dict[str, Any]:
+    """Each profiled game's ``top`` modules by share of the loop's own time."""
+    rows = [
+        [f"`{env_id}`", ", ".join(f"{k} {v:.0%}" for k, v in list(parts.items())[:top])]
+        for env_id, parts in shares.items()
+    ]
+    return {"headers": ["game (4 players, pure build)", f"own time by module, top {top}"], "align": "ll", "rows": rows}
+
+
 def _machine() -> dict[str, Any]:
     import Cython
 
@@ -229,8 +286,13 @@ def main(argv: list[str] | None = None) -> None:
         command = "python benchmarks/compiled_build.py " + " ".join(argv if argv is not None else sys.argv[1:])
         data = {"command": command.strip(), "date": datetime.date.today().isoformat(), "machine": _machine()}
         data.update(rounds=args.rounds, seconds=args.seconds, results=measure(args))
+        data["profile"] = profile(args.envs.split(","))
     data.pop("table", None)
-    data["tables"] = {"rates": table(data["results"]), "run": run_table(data)}
+    data["tables"] = {
+        "rates": table(data["results"]),
+        "run": run_table(data),
+        "profile": profile_table(data["profile"]),
+    }
     DATA.write_text(json.dumps(data, indent=1) + "\n")
     plot(data, FIGURE)
     print(json.dumps(data["tables"], indent=1))

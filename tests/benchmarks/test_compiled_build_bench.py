@@ -49,6 +49,7 @@ def test_the_stored_run_gives_the_docs_tables_and_a_figure(tmp_path) -> None:
     data = json.loads(cb.DATA.read_text())
     assert data["tables"]["rates"] == cb.table(data["results"])
     assert data["tables"]["run"] == cb.run_table(data)
+    assert data["tables"]["profile"] == cb.profile_table(data["profile"])
     assert set(data["results"]["envs"]) == {r[0].strip("`") for r in data["tables"]["rates"]["rows"]}
     assert data["machine"]["cython"] and data["command"].startswith("python benchmarks/compiled_build.py")
     png = tmp_path / "f.png"
@@ -62,3 +63,15 @@ def test_bad_arguments_are_refused_before_any_build(argv, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         _module().main(argv)
     assert exit_info.value.code == 2 and "--rounds must be at least 1" in capsys.readouterr().err
+
+
+def test_the_profile_groups_own_time_by_engine_module_and_sums_to_one() -> None:
+    cb = _module()
+    shares = cb.profile(["smuggle_v0"], decisions=300)["smuggle_v0"]
+    assert abs(sum(shares.values()) - 1.0) < 1e-9
+    assert list(shares.values()) == sorted(shares.values(), reverse=True)
+    assert {"steps.py", "encoder.py", "core/game.py"} <= set(shares)
+    assert cb._module_of("/x/smuggle_envs/games/import_export/powers/modifiers.py", "f") == "powers/modifiers.py"
+    assert cb._module_of("~", "<built-in method numpy.zeros>") == "numpy and builtins"
+    row = cb.profile_table({"a_v0": {"steps.py": 0.5, "state.py": 0.3, "x": 0.2}}, top=2)["rows"][0]
+    assert row == ["`a_v0`", "steps.py 50%, state.py 30%"]
