@@ -484,12 +484,38 @@ class ISMCTSAgent(_SearchBase):
             for child, _ in path:  # no node repeats on one path: adding it after the descent is the same
                 child.visits += 1
                 child.total -= 1.0
-            if self.value_playout:
-                self._advance(world, self.value_playout)
             leaves.append((world, path))
+        self._prime_priors(leaves, view.player)
+        if self.value_playout:
+            for world, _ in leaves:
+                self._advance(world, self.value_playout)
         for (_, path), returns in zip(leaves, self._score_leaves(leaves)):
             for child, actor in path:
                 child.total += 1.0 + returns[actor]
+
+    def _prime_priors(self, leaves: list[tuple[State[Any], list[tuple[_Node, int]]]], me: int) -> None:
+        """The prior of each new leaf node of a batch, all in ONE forward pass: made from the
+        world the node was made in (its chooser's observation of it), where a one-at-a-time
+        search waits for the node's next visit and makes it from that visit's world, one pass a
+        node. Both are worlds of the same information set, so either is the searcher's belief;
+        ``_puct_choice`` computes the probabilities over a world's legal actions at the node's
+        first choice, and again where a later world has other legal actions. Nodes
+        where a modelled opponent moves next (``opponents=rule``) choose by their rule bot and
+        take no prior; terminal leaves none either."""
+        assert self.network is not None
+        modelled = self.opponents == "rule"
+        asked: list[tuple[_Node, State[Any], int]] = []
+        for world, path in leaves:
+            node = path[-1][0] if path else None
+            if node is None or node.prior is not None or node.children or world.is_terminal():
+                continue
+            actor = world.current_player()
+            if not (modelled and actor != me):
+                asked.append((node, world, actor))
+        for (node, _, actor), logits in zip(asked, self.network.prior_logits_many([(w, a) for _, w, a in asked])):
+            # No legal actions yet: the node's first choice computes its probabilities from these
+            # logits (most leaves of a search are never chosen from, so they never pay for it).
+            node.prior = ((), actor, logits, {}, [])
 
     def _score_leaves(
         self, leaves: list[tuple[State[Any], list[tuple[_Node, int]]]]

@@ -73,12 +73,13 @@ class SearchNetwork:
     (one forward pass; the tree caches it per node). ``values(world, seats)``: the critic's value
     of ``world`` from each of ``seats``, one batched forward pass for all of them;
     ``values_many(items)``: the same for several ``(world, seats)`` leaves in one forward pass
-    (the search's ``leaf_batch``)."""
+    (the search's ``leaf_batch``), as ``prior_logits_many`` is for several priors."""
 
     def __init__(self, game: Game, prior: str | None, value: str | None):
         self.prior: NumpyPolicy | None = None
         self.critic: NumpyMLP | None = None
         self.prior_calls = 0  # forward passes, for tests and benchmarks
+        self.prior_rows = 0  # observations those passes read (prior_calls with leaf_batch=1)
         self.value_calls = 0
         self.value_leaves = 0  # leaves (worlds) those passes scored: value_calls with leaf_batch=1
         if prior is not None:
@@ -104,8 +105,19 @@ class SearchNetwork:
         """The policy's logits over every action for ``actor``'s observation of ``world``."""
         assert self.prior is not None
         self.prior_calls += 1
+        self.prior_rows += 1
         logits: np.ndarray = self.prior.logits(world.observation(actor))
         return logits
+
+    def prior_logits_many(self, items: Sequence[tuple[State[Any], int]]) -> list[np.ndarray]:
+        """``prior_logits`` of several ``(world, actor)`` pairs in ONE forward pass (the search's
+        ``leaf_batch``: the new nodes of a batch), in order."""
+        assert self.prior is not None
+        if not items:
+            return []
+        self.prior_calls += 1
+        self.prior_rows += len(items)
+        return list(self.prior(np.stack([world.observation(actor) for world, actor in items])))
 
     def values(self, world: State[Any], seats: Iterable[int]) -> dict[int, float]:
         """The critic's value of ``world`` from each seat in ``seats`` (one batch): ``values_many``

@@ -485,6 +485,41 @@ def test_leaf_batch_values_many_matches_values(tmp_path):
         assert list(got) == seats and got == pytest.approx(expected, abs=1e-6)
 
 
+def test_leaf_batch_makes_the_new_nodes_priors_in_one_pass_a_batch(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz", favourite=[3])
+    state = _positions(GAME, 1)[0]
+    counts = {}
+    for batch in (1, 4):
+        agent = make_agent(f"ismcts:sims=16;prior=ppo:{model};value=ppo:{model};leaf_batch={batch}", GAME, seed=5)
+        roots = []
+        search = agent._search_batched if batch > 1 else agent._search
+        spy = lambda view, root, deadline, search=search, roots=roots: (
+            roots.append(root),
+            search(view, root, deadline),
+        )[1]
+        setattr(agent, "_search_batched" if batch > 1 else "_search", spy)
+        agent.act_in(SeatView(state, state.current_player()))
+        counts[batch] = (agent.network.prior_calls, agent.network.prior_rows)
+        # every node chosen from has its prior, of its chooser, over that world's legal actions
+        for node in _tree(roots[-1]):
+            if node.children:
+                legal, _actor, _logits, by_action, ranked = node.prior
+                assert set(by_action) == set(legal) and sorted(ranked) == sorted(legal)
+                assert sum(by_action.values()) == pytest.approx(1.0)
+    assert counts[1][0] == counts[1][1]  # one at a time: a pass a row
+    assert counts[4][0] < counts[4][1]  # batched: several new nodes a pass
+
+
+def test_prior_logits_many_matches_prior_logits(tmp_path):
+    model = _tiny_model(tmp_path / "m.npz", favourite=[3, 7])
+    network = SearchNetwork(GAME, f"ppo:{model}", None)
+    items = [(s, p) for s, p in zip(_positions(GAME, 3), (0, 2, 1))]
+    many = network.prior_logits_many(items)
+    assert network.prior_calls == 1 and network.prior_rows == 3 and network.prior_logits_many([]) == []
+    for (world, actor), got in zip(items, many):
+        np.testing.assert_allclose(got, network.prior_logits(world, actor), atol=1e-5)
+
+
 @pytest.mark.parametrize(
     "options, message",
     [
