@@ -1,6 +1,7 @@
 """The opt-in compiled build (``smuggle_envs/compiled.py``, ``setup.py``): what it compiles, that
 the build a process loads is the one it expects, and that a fresh compiled build plays exactly
-the games the pure one plays: the engine fingerprint and the core test families, run on it.
+the games the pure one plays (the engine fingerprint and the core test families, run on it) and
+that the search grows the same trees on it for the same seed as on the pure build.
 
 The build test makes the wheel a user's ``SMUGGLE_ENVS_COMPILE=1 pip install .`` makes and
 installs it into a folder of its own (``scripts/build_compiled.py``: kept under ``build/`` until
@@ -22,10 +23,12 @@ from smuggle_envs import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECT = "SMUGGLE_ENVS_EXPECT_BUILD"  # the build a test process should have loaded (default: pure)
-ON_THE_BUILD = [  # what runs on the compiled build: the fingerprint, the core families, the check below
+SEARCH = "SMUGGLE_ENVS_SEARCH_FINGERPRINT"  # the pure build's search fingerprint, given to the compiled run
+ON_THE_BUILD = [  # what runs on the compiled build: the fingerprint, the core families, the checks below
     "tests/core/test_engine_fingerprint.py",
     "tests/core/families",
     "tests/core/test_compiled_build.py::test_the_loaded_build_is_the_one_expected",
+    "tests/core/test_compiled_build.py::test_the_search_makes_the_same_trees",
 ]
 
 
@@ -52,6 +55,38 @@ def test_the_loaded_build_is_the_one_expected() -> None:
     assert str(driver.__file__).endswith(tuple(suffix))
 
 
+def search_fingerprint() -> str:
+    """The hash of IS-MCTS searches (30 simulations, seeded) at positions of seeded random games in
+    every game: each search's move and its root's visit counts."""
+    import hashlib
+    import random
+
+    import smuggle_envs
+    from agents import make_agent
+    from agents.base import SeatView
+
+    h = hashlib.sha256()
+    for env_id in smuggle_envs.ENV_IDS:
+        game = smuggle_envs.make_game(env_id)
+        agent = make_agent("ismcts:sims=30", game, seed=7)
+        state, rng = game.new_initial_state(3), random.Random(3)
+        for step in range(60):
+            if state.is_terminal():
+                break
+            if step % 20 == 0:
+                h.update(repr(agent.act_in(SeatView(state, state.current_player()))).encode())
+                h.update(agent.last_visits.tobytes())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return h.hexdigest()[:16]
+
+
+def test_the_search_makes_the_same_trees() -> None:
+    # Run on the compiled build, it compares with the pure build's searches (given by the build
+    # test); run on the pure one, it checks the searches are a function of their seeds.
+    expected = os.environ.get(SEARCH) or search_fingerprint()
+    assert search_fingerprint() == expected
+
+
 def _build_module():
     spec = importlib.util.spec_from_file_location("build_compiled", ROOT / "scripts" / "build_compiled.py")
     assert spec is not None and spec.loader is not None
@@ -66,7 +101,7 @@ def test_the_compiled_build_plays_exactly_the_games_of_the_pure_one() -> None:
     assert compiled.build() == os.environ.get(EXPECT, "pure"), "this process runs the build it expects"
     # Run from the build's folder: the interpreter puts its working directory first on the path,
     # so the compiled package is found before the source tree's.
-    env = {**os.environ, EXPECT: "compiled", "PYTHONPATH": str(target)}
+    env = {**os.environ, EXPECT: "compiled", "PYTHONPATH": str(target), SEARCH: search_fingerprint()}
     tests = [str(ROOT / t) for t in ON_THE_BUILD]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--rootdir", ROOT]
     result = subprocess.run([*command, *tests], cwd=target, env=env, capture_output=True, text=True)
