@@ -153,6 +153,12 @@ def draw_time_to_strength(data: Path, png: Path) -> None:
     module.plot(json.loads(data.read_text(encoding="utf-8")), png)
 
 
+def draw_league_exploiters(data: Path, png: Path) -> None:
+    """``benchmarks/league_exploiters.py --report``'s figure."""
+    module = _script("benchmarks/league_exploiters.py")
+    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+
+
 def draw_compiled_build(data: Path, png: Path) -> None:
     """``benchmarks/compiled_build.py --report``'s figure."""
     module = _script("benchmarks/compiled_build.py")
@@ -511,6 +517,14 @@ def _training_speed() -> list[Figure]:
             "compiled_build.json",
             "python benchmarks/compiled_build.py --rounds 3 --seconds 2 (about 8 minutes on 2 cores)",
             draw_compiled_build,
+        ),
+        Figure(
+            "league_exploiters.png",
+            "stored",
+            "benchmarks/league_exploiters.py: plot",
+            "league_exploiters.json",
+            "python benchmarks/league_exploiters.py --seeds 0,1,2 --jobs 2 (about 30 minutes on 2 cores)",
+            draw_league_exploiters,
         ),
     ]
 
