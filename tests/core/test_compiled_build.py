@@ -55,6 +55,16 @@ def test_the_loaded_build_is_the_one_expected() -> None:
     assert str(driver.__file__).endswith(tuple(suffix))
 
 
+def test_the_build_backend_asks_for_cython_only_for_the_compiled_build(monkeypatch) -> None:
+    backend = _load("build_backend")
+    monkeypatch.delenv("SMUGGLE_ENVS_COMPILE", raising=False)
+    assert backend._extra() == []
+    monkeypatch.setenv("SMUGGLE_ENVS_COMPILE", "1")
+    assert backend._extra() == [backend.CYTHON] == ["cython>=3.1"]
+    monkeypatch.setenv("SMUGGLE_ENVS_COMPILE", "yes")  # only "1" asks for it, as setup.py reads it
+    assert backend._extra() == []
+
+
 def search_fingerprint() -> str:
     """The hash of IS-MCTS searches (30 simulations, seeded) at positions of seeded random games in
     every game: each search's move and its root's visit counts."""
@@ -87,8 +97,9 @@ def test_the_search_makes_the_same_trees() -> None:
     assert search_fingerprint() == expected
 
 
-def _build_module():
-    spec = importlib.util.spec_from_file_location("build_compiled", ROOT / "scripts" / "build_compiled.py")
+def _load(name: str):
+    """``scripts/NAME.py`` as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -97,7 +108,7 @@ def _build_module():
 
 @pytest.mark.slow
 def test_the_compiled_build_plays_exactly_the_games_of_the_pure_one() -> None:
-    target = _build_module().build()
+    target = _load("build_compiled").build()
     assert compiled.build() == os.environ.get(EXPECT, "pure"), "this process runs the build it expects"
     # Run from the build's folder: the interpreter puts its working directory first on the path,
     # so the compiled package is found before the source tree's.
