@@ -1,6 +1,6 @@
 """The opt-in compiled build against the pure one: engine rates and search simulations per second.
 
-    python benchmarks/compiled_build.py --rounds 3 --seconds 2   # illustrative (about 8 minutes on 2 cores)
+    python benchmarks/compiled_build.py --rounds 3 --seconds 2   # illustrative (about 3 minutes on 2 cores, after a build of a few)
     python benchmarks/compiled_build.py --report                 # the table and figure again, from the stored data
 
 Builds (or reuses) this tree's compiled engine (``scripts/build_compiled.py``), then runs fresh

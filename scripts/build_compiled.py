@@ -20,6 +20,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (one build at a time is then the caller's to keep)
+    fcntl = None  # type: ignore[assignment]
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "compiled"
 
@@ -37,8 +42,17 @@ def key() -> str:
 
 
 def build() -> Path:
-    """The folder holding this tree's compiled ``smuggle_envs`` (built now unless it exists)."""
-    target = CACHE / key()
+    """The folder holding this tree's compiled ``smuggle_envs`` (built now unless it exists).
+    One process builds at a time (a lock file beside the cache): ``scripts/test.sh`` starts a
+    build while the linters run, and the suite's test waits for it instead of building again."""
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    with open(CACHE.parent / "compiled.lock", "w", encoding="utf-8") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        return _build(CACHE / key())
+
+
+def _build(target: Path) -> Path:
     if (target / "smuggle_envs").exists():
         return target
     shutil.rmtree(CACHE, ignore_errors=True)

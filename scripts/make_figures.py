@@ -515,7 +515,7 @@ def _training_speed() -> list[Figure]:
             "stored",
             "benchmarks/compiled_build.py: plot",
             "compiled_build.json",
-            "python benchmarks/compiled_build.py --rounds 3 --seconds 2 (about 8 minutes on 2 cores)",
+            "python benchmarks/compiled_build.py --rounds 3 --seconds 2 (about 3 minutes on 2 cores, after a build of a few)",
             draw_compiled_build,
         ),
         Figure(

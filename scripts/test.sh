@@ -7,9 +7,15 @@ source scripts/setup.sh train,dev,ray,openspiel,torchrl,rllib,web,docs,text,llm,
 # the example agent package (examples/smuggle_agent_example): its entry point is seated by the tests
 python -m pip install -q --no-deps --no-build-isolation -e examples/smuggle_agent_example
 bash scripts/browser.sh  # chromium + chromedriver for tests/training/web/test_browser.py
+# The opt-in compiled engine, built while the linters run (one core each); the suite's
+# tests/core/test_compiled_build.py waits for it and runs the engine's tests on it.
+mkdir -p build
+python scripts/build_compiled.py > build/compiled.log 2>&1 &
+build_pid=$!
 echo "ruff: lint and format"
 ruff check .
 ruff format --check .
 echo "mypy (strict on smuggle_envs/core)"
 mypy
 python -m pytest -n 2 "$@"
+wait "$build_pid" || true  # the test above has already reported a failed build

@@ -10,6 +10,7 @@ any switch at run time; ``smuggle --version`` and ``smuggle list`` say which bui
 
 =================  =====================================================================
 compiled           every ``.py`` of ``smuggle_envs/core`` and of each game's folder
+                   (with its subpackages)
 not compiled       the cold roles in ``COLD`` (data tables, renders, texts, scenarios,
                    vocabularies, errors, specs, replays): they run once a game, not once
                    a decision
@@ -33,10 +34,11 @@ COLD = frozenset({"__init__", "data", "errors", "render", "replay", "scenarios",
 
 
 def engine_files(package: Path = PACKAGE) -> list[Path]:
-    """The source files the compiled build compiles, sorted: core's and every game folder's
-    modules, less the ``COLD`` roles."""
-    folders = [package / "core", *sorted(p for p in (package / "games").iterdir() if (p / "__init__.py").exists())]
-    return sorted(f for folder in folders for f in folder.glob("*.py") if f.stem not in COLD)
+    """The source files the compiled build compiles, sorted: core's modules and every game
+    folder's (its subpackages too, such as Import / Export's ``powers``), less the ``COLD`` roles."""
+    games = sorted(p for p in (package / "games").iterdir() if (p / "__init__.py").exists())
+    files = [*(package / "core").glob("*.py"), *(f for game in games for f in game.rglob("*.py"))]
+    return sorted(f for f in files if f.stem not in COLD and "__pycache__" not in f.parts)
 
 
 def engine_modules(package: Path = PACKAGE) -> list[str]:

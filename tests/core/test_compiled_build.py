@@ -37,10 +37,11 @@ def test_every_game_compiles_the_same_roles_and_core_its_hot_modules() -> None:
     games = {m.split(".")[2] for m in modules if m.startswith("smuggle_envs.games.")}
     assert games == {p.name for p in (compiled.PACKAGE / "games").iterdir() if (p / "__init__.py").exists()}
     for game in games:
-        roles = {m.rsplit(".", 1)[1] for m in modules if m.startswith(f"smuggle_envs.games.{game}.")}
+        roles = {m.split(".")[3] for m in modules if m.startswith(f"smuggle_envs.games.{game}.")}
         assert {"state", "steps", "rules", "actions", "encoder", "resample", "game"} <= roles, game
         assert not roles & compiled.COLD, game
     assert {"smuggle_envs.core.driver", "smuggle_envs.core.fields", "smuggle_envs.core.game"} <= set(modules)
+    assert "smuggle_envs.games.import_export.powers.modifiers" in modules  # a game's subpackage too
     assert all(f.suffix == ".py" and f.exists() for f in compiled.engine_files())
 
 
