@@ -141,28 +141,14 @@ def draw_scaling(data: Path, png: Path) -> None:
     module.plot(module.load(str(data)), str(png))
 
 
-def draw_learning_per_step(data: Path, png: Path) -> None:
-    """``benchmarks/learning_per_step.py --report``'s figure."""
-    module = _script("benchmarks/learning_per_step.py")
-    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+def report_plot(name: str) -> Draw:
+    """``benchmarks/NAME.py --report``'s figure: the script's ``plot`` of its stored JSON report
+    (``learning_per_step``, ``time_to_strength``, ``compiled_build``, ``league_exploiters``)."""
 
+    def draw(data: Path, png: Path) -> None:
+        _script(f"benchmarks/{name}.py").plot(json.loads(data.read_text(encoding="utf-8")), png)
 
-def draw_time_to_strength(data: Path, png: Path) -> None:
-    """``benchmarks/time_to_strength.py --report``'s figure."""
-    module = _script("benchmarks/time_to_strength.py")
-    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
-
-
-def draw_league_exploiters(data: Path, png: Path) -> None:
-    """``benchmarks/league_exploiters.py --report``'s figure."""
-    module = _script("benchmarks/league_exploiters.py")
-    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
-
-
-def draw_compiled_build(data: Path, png: Path) -> None:
-    """``benchmarks/compiled_build.py --report``'s figure."""
-    module = _script("benchmarks/compiled_build.py")
-    module.plot(json.loads(data.read_text(encoding="utf-8")), png)
+    return draw
 
 
 def learning_curve(title: str, chance: float) -> Draw:
@@ -500,7 +486,7 @@ def _training_speed() -> list[Figure]:
             "benchmarks/learning_per_step.py: plot",
             "learning_per_step.json",
             "python benchmarks/learning_per_step.py --reference TREE --seeds 0,1,2 (about 25 minutes on 2 cores)",
-            draw_learning_per_step,
+            report_plot("learning_per_step"),
         ),
         Figure(
             "time_to_strength.png",
@@ -508,7 +494,7 @@ def _training_speed() -> list[Figure]:
             "benchmarks/time_to_strength.py: plot",
             "time_to_strength.json",
             "python benchmarks/time_to_strength.py --seeds 0,1,2 (about 20 minutes on 2 cores)",
-            draw_time_to_strength,
+            report_plot("time_to_strength"),
         ),
         Figure(
             "compiled_build.png",
@@ -516,7 +502,7 @@ def _training_speed() -> list[Figure]:
             "benchmarks/compiled_build.py: plot",
             "compiled_build.json",
             "python benchmarks/compiled_build.py --rounds 3 --seconds 2 (about 3 minutes on 2 cores, after a build of a few)",
-            draw_compiled_build,
+            report_plot("compiled_build"),
         ),
         Figure(
             "league_exploiters.png",
@@ -524,7 +510,7 @@ def _training_speed() -> list[Figure]:
             "benchmarks/league_exploiters.py: plot",
             "league_exploiters.json",
             "python benchmarks/league_exploiters.py --seeds 0,1,2 --jobs 2 (about 30 minutes on 2 cores)",
-            draw_league_exploiters,
+            report_plot("league_exploiters"),
         ),
     ]
 
