@@ -2,9 +2,9 @@
 
     python scripts/build_compiled.py      # prints the folder (made now unless already made)
 
-Makes the wheel a user's ``SMUGGLE_ENVS_COMPILE=1 pip install .`` makes (``setup.py``), without
-build isolation (no download: the dev extra has Cython), and installs its ``smuggle_envs`` alone
-into ``build/compiled/<key>/``. A process started there (or with that folder first on
+Makes the wheel a user's ``SMUGGLE_ENVS_COMPILE=1 pip install .`` makes (``setup.py``), from a
+copy of the engine package and the build files, without build isolation (no download: the dev
+extra has Cython), and installs its ``smuggle_envs`` into ``build/compiled/<key>/``. A process started there (or with that folder first on
 ``PYTHONPATH``) runs the compiled engine; the layers above still come from the source tree.
 ``<key>`` hashes the package's files, Cython's version and the build files, so a folder is made
 again only when one of them changes (a build takes a few minutes on 2 cores).
@@ -52,21 +52,30 @@ def build() -> Path:
         return _build(CACHE / key())
 
 
+SOURCES = ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "scripts/build_backend.py", "smuggle_envs")
+
+
 def _build(target: Path) -> Path:
     if (target / "smuggle_envs").exists():
         return target
     shutil.rmtree(CACHE, ignore_errors=True)
-    wheels, partial = CACHE / "wheel", CACHE / "partial"
+    # Built from a copy of the engine package and the build files alone: the wheel then holds
+    # only ``smuggle_envs``, and the build never writes into the tree (so it can run while
+    # ``pip install -e .`` does).
+    source, wheels, partial = CACHE / "source", CACHE / "wheel", CACHE / "partial"
+    for name in SOURCES:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
     env = {**os.environ, "SMUGGLE_ENVS_COMPILE": "1"}
     pip = [sys.executable, "-m", "pip", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", wheels, ROOT], env=env, check=True)
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", wheels, source], env=env, check=True)
     subprocess.run([*pip, "install", "--no-deps", "--target", partial, *wheels.glob("*.whl")], check=True)
-    # Only the engine package: agents and training come from the source tree.
-    for other in partial.iterdir():
-        if other.name != "smuggle_envs":
-            shutil.rmtree(other) if other.is_dir() else other.unlink()
     partial.rename(target)
     shutil.rmtree(wheels)
+    shutil.rmtree(source)
     return target
 
 
